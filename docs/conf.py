@@ -1,0 +1,110 @@
+"""Sphinx configuration: Sphinx-Gallery pages, MyST pages, strict and offline."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import tutorial_utils
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE / "_ext"))
+
+project = "PyTorch from the foundations"
+author = "The PyTorch foundations tutorial authors"
+copyright = f"2026, {author}"
+release = version = tutorial_utils.__version__
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.intersphinx",
+    "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",
+    "sphinx_gallery.gen_gallery",
+    "myst_nb",
+    "sphinx_copybutton",
+    "sphinx_design",
+    "offline_inventories",  # docs/_ext: intersphinx without the network
+    "gallery_hooks",  # docs/_ext: same start state and a time budget per page
+]
+
+# Sphinx-Gallery writes a notebook beside every page it generates; those are
+# downloads, not pages for myst-nb to read or run.
+exclude_patterns = [
+    "_build",
+    "auto_examples/**/*.ipynb",
+    "auto_examples/**/*.py",
+    "jupyter_execute",
+    "**.ipynb_checkpoints",
+]
+suppress_warnings: list[str] = []
+nitpicky = True
+nitpick_ignore = [
+    # NumPy-style docstring words that are not types.
+    ("py:class", "optional"),
+    ("py:class", "default"),
+]
+
+# -- Gallery -----------------------------------------------------------------
+sphinx_gallery_conf = {
+    "examples_dirs": ["../gallery"],
+    "gallery_dirs": ["auto_examples"],
+    "filename_pattern": r"/plot_",  # every plot_*.py runs
+    "within_subsection_order": "FileNameSortKey",
+    "subsection_order": ["../gallery/tensors"],
+    # Same start for every page: matplotlib's defaults, then PyTorch's.
+    "reset_modules": ("matplotlib", "gallery_hooks.reset_state"),
+    "reset_modules_order": "before",
+    # Pages print what they show; a bare expression's repr could hold an
+    # address, so it is not captured.
+    "capture_repr": (),
+    "remove_config_comments": True,
+    "doc_module": ("tutorial_utils",),
+    "backreferences_dir": "api/generated/backreferences",
+    "show_memory": False,
+    "min_reported_time": 0,
+    "download_all_examples": False,
+    "promote_jupyter_magic": False,
+}
+
+# -- MyST and myst-nb --------------------------------------------------------
+myst_enable_extensions = ["colon_fence", "dollarmath", "deflist", "substitution"]
+myst_heading_anchors = 3
+nb_execution_mode = "cache"
+nb_execution_timeout = 60
+nb_execution_raise_on_error = True
+nb_execution_excludepatterns = ["auto_examples/**"]
+nb_execution_show_tb = True
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+
+# -- API reference -----------------------------------------------------------
+autodoc_default_options = {"members": True, "show-inheritance": False}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_type_aliases: dict[str, str] = {}
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+napoleon_preprocess_types = True
+napoleon_use_rtype = False
+napoleon_type_aliases = {
+    "sequence": ":term:`sequence`",
+    "callable": ":term:`callable`",
+}
+python_use_unqualified_type_names = True
+
+# -- Cross-references (filled in offline by docs/_ext/offline_inventories.py) --
+intersphinx_mapping: dict[str, tuple[str, tuple[str, ...]]] = {}
+intersphinx_timeout = 5
+
+# -- HTML --------------------------------------------------------------------
+html_theme = "furo"
+html_title = "PyTorch from the foundations"
+html_static_path = ["_static"]
+html_css_files = ["site.css"]
+html_last_updated_fmt = None
+html_show_sourcelink = False
+html_copy_source = False
+pygments_style = "friendly"
+pygments_dark_style = "monokai"
+copybutton_exclude = ".linenos, .gp, .go"

@@ -1,0 +1,21 @@
+"""Helpers shared by the executable pages of the PyTorch foundations tutorials.
+
+The package is split by concern; import what a page needs from its module:
+
+- :mod:`tutorial_utils.devices`: find and choose a CPU, CUDA, MPS or other
+  accelerator device.
+- :mod:`tutorial_utils.reproducibility`: seed every random number generator
+  and reset PyTorch's global state.
+- :mod:`tutorial_utils.environment`: a one-line summary of what produced a
+  page's numbers.
+- :mod:`tutorial_utils.plotting`: draw small tensors as labelled grids.
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("tutorial-utils")
+except PackageNotFoundError:  # running from a source tree that was not installed
+    __version__ = "0+unknown"
+
+__all__ = ["__version__"]
