@@ -52,7 +52,12 @@ sphinx_gallery_conf = {
     "gallery_dirs": ["auto_examples"],
     "filename_pattern": r"/plot_",  # every plot_*.py runs
     "within_subsection_order": "FileNameSortKey",
-    "subsection_order": ["../gallery/tensors"],
+    "subsection_order": [
+        "../gallery/tensors",
+        "../gallery/gradients",
+        "../gallery/performance",
+        "../gallery/training",
+    ],
     # Same start for every page: matplotlib's defaults, then PyTorch's.
     "reset_modules": ("matplotlib", "gallery_hooks.reset_state"),
     "reset_modules_order": "before",

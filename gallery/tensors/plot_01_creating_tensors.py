@@ -147,7 +147,7 @@ assert torch.equal(torch.eye(3) @ torch.full((3, 2), 2.0), torch.full((3, 2), 2.
 # :func:`torch.arange` works like Python's :class:`range`: a start, an
 # *excluded* end and a step. :func:`torch.linspace` takes a number of points
 # and includes both ends. :func:`torch.logspace` spaces the points evenly on
-# a log scale: from :math:`10^2` to :math:`10^{10}` here.
+# a log scale: from 10² to 10¹⁰ here.
 spaced = {
     "arange(2, 10, 4)": torch.arange(2, 10, 4),
     "linspace(2, 10, 4)": torch.linspace(2, 10, 4),
@@ -166,21 +166,23 @@ torch.testing.assert_close(
 
 # %%
 # On a number line the difference is plain: ``arange`` stops before 10,
-# ``linspace`` lands on it, and ``logspace`` is ``linspace`` in the exponent,
-# as the assertion hidden in this page's source checks.
-fig, (ax_lin, ax_log) = plt.subplots(1, 2, figsize=(9, 2.4), layout="constrained")
-for row, (name, t) in enumerate(spaced.items()):
-    ax = ax_log if name.startswith("log") else ax_lin
-    ax.plot(t.numpy(), np.full(len(t), row), "o", label=name, markersize=8)
-    ax.text(t[0].item(), row + 0.25, name, fontsize=9)
-ax_lin.set(xlim=(0, 11), ylim=(-0.5, 1.8), yticks=[], xlabel="value")
-ax_log.set(xscale="log", ylim=(1.5, 2.8), yticks=[], xlabel="value (log scale)")
+# ``linspace`` lands on it, and ``logspace`` is ``linspace`` in the exponent
+# (the hidden check in this page's source compares the two).
+fig, axes = plt.subplots(3, 1, figsize=(8, 3.6), layout="constrained")
+for ax, (name, t) in zip(axes, spaced.items(), strict=True):
+    ax.plot(t.numpy(), np.zeros(len(t)), "o", markersize=9, color="#0072B2")
+    ax.set_title(f"torch.{name}", loc="left", fontsize=10)
+    ax.set_yticks([])
+    ax.spines[["left", "right", "top"]].set_visible(False)
+axes[0].set_xlim(0, 11)
+axes[1].set_xlim(0, 11)
+axes[2].set(xscale="log", xlim=(30, 3e10), xlabel="value (log scale)")
 plt.show()
 
 # %%
 # Random values, reproducibly
 # ---------------------------
-# :func:`torch.rand` draws uniformly from :math:`[0, 1)`, :func:`torch.randn`
+# :func:`torch.rand` draws uniformly from [0, 1), :func:`torch.randn`
 # from the standard normal distribution (mean 0, standard deviation 1),
 # :func:`torch.randint` whole numbers from a range, and
 # :func:`torch.randperm` a shuffled ``0, 1, ..., n-1``.

@@ -369,7 +369,12 @@ def draw_tensors(
             )
     checked = [_check_tensor(t, f"tensors[{i}]") for i, t in enumerate(tensors)]
     extents = [tensor_extent(tuple(t.shape)) for t in checked]
-    widths = [max(width, 1.5) for width, _ in extents]
+    # A panel is at least as wide as its title (about 0.2 cells a character).
+    title_widths = [0.2 * len(title) + 0.4 for title in titles or [""] * len(checked)]
+    widths = [
+        max(width, 1.5, title_width)
+        for (width, _), title_width in zip(extents, title_widths, strict=True)
+    ]
     tallest = max(height for _, height in extents)
     scale = min(_CELL_INCHES, 9.5 / (sum(widths) + 0.6 * len(widths)))
     fig = plt.figure(
