@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import os
 import sys
 from pathlib import Path
 
@@ -81,6 +83,17 @@ nb_execution_timeout = 60
 nb_execution_raise_on_error = True
 nb_execution_excludepatterns = ["auto_examples/**"]
 nb_execution_show_tb = True
+# The kernels myst-nb starts talk to the build over localhost TCP, and
+# ipykernel warns about that on every start. The build's own IPython profile
+# (under _build, with no history) keeps only its errors.
+_ipython_dir = HERE / "_build" / "ipython"
+(_ipython_dir / "profile_default").mkdir(parents=True, exist_ok=True)
+(_ipython_dir / "profile_default" / "ipython_kernel_config.json").write_text(
+    json.dumps(
+        {"IPKernelApp": {"log_level": "ERROR"}, "HistoryManager": {"enabled": False}}
+    )
+)
+os.environ["IPYTHONDIR"] = str(_ipython_dir)
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 
 # -- API reference -----------------------------------------------------------
@@ -106,6 +119,7 @@ intersphinx_timeout = 5
 html_theme = "furo"
 html_title = "PyTorch from the foundations"
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"
 html_css_files = ["site.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False

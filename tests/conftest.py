@@ -1,12 +1,15 @@
-"""Shared test setup: no window ever opens, and no figure outlives its test."""
+"""Shared test setup: no window opens, no figure outlives its test, one site build."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import matplotlib
 import pytest
+
+from sitebuild import copy_sources, sphinx_build
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 matplotlib.use("Agg")
@@ -18,3 +21,28 @@ def _close_figures() -> Iterator[None]:
 
     yield
     plt.close("all")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--built-site",
+        type=Path,
+        default=None,
+        help="check this already-built HTML folder instead of building the site",
+    )
+
+
+@pytest.fixture(scope="session")
+def site(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """The whole site, built strictly from a clean copy of the sources."""
+    built = request.config.getoption("--built-site")
+    if built is not None:
+        return Path(built).resolve()
+    docs = copy_sources(tmp_path_factory.mktemp("site"))
+    result = sphinx_build(docs)
+    assert result.returncode == 0, f"{result.stdout[-3000:]}\n{result.stderr[-6000:]}"
+    assert "WARNING" not in result.stderr, result.stderr[-6000:]
+    assert "ERROR" not in result.stderr, result.stderr[-6000:]
+    return docs / "_build" / "html"

@@ -3,72 +3,16 @@
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from gallery_paths import GALLERY, ROOT, SCRIPTS
+from sitebuild import FIRST_PAGE, ROOT, SCRIPTS, copy_sources, page_of, sphinx_build
 
 pytestmark = pytest.mark.docs
-
-GENERATED = (
-    "_build",
-    "auto_examples",
-    "generated",
-    "jupyter_execute",
-    "sg_execution_times.rst",
-)
-
-
-def copy_sources(destination: Path) -> Path:
-    """Copy docs/ and gallery/ without anything a build generated."""
-    shutil.copytree(
-        ROOT / "docs", destination / "docs", ignore=shutil.ignore_patterns(*GENERATED)
-    )
-    shutil.copytree(
-        GALLERY, destination / "gallery", ignore=shutil.ignore_patterns("__pycache__")
-    )
-    return destination / "docs"
-
-
-def sphinx_build(docs: Path, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "sphinx",
-            "-W",
-            "--keep-going",
-            "-n",
-            "-b",
-            "html",
-            *options,
-            str(docs),
-            str(docs / "_build" / "html"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    docs = copy_sources(tmp_path_factory.mktemp("site"))
-    result = sphinx_build(docs)
-    assert result.returncode == 0, f"{result.stdout[-3000:]}\n{result.stderr[-6000:]}"
-    assert "WARNING" not in result.stderr
-    assert "ERROR" not in result.stderr
-    return docs / "_build" / "html"
-
-
-def page_of(html: Path, script: Path) -> Path:
-    relative = script.relative_to(GALLERY).with_suffix(".html")
-    return html / "auto_examples" / relative
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
@@ -99,7 +43,7 @@ def test_landing_page_and_api_reference(site: Path) -> None:
         assert 'id="tutorial_utils.' in api
         assert helper in api
     # Links to the PyTorch documentation were resolved without the network.
-    page = page_of(site, SCRIPTS[0]).read_text()
+    page = page_of(site, FIRST_PAGE).read_text()
     assert "https://docs.pytorch.org/docs/stable/generated/torch.tensor.html" in page
 
 
@@ -117,3 +61,75 @@ def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
     assert "line 9" in output
     assert "this page is broken" in output
     assert re.search(r"plot_01_\w+\.py ran in [\d.]+ s, over the 0 s budget", output)
+
+
+class _Links(HTMLParser):
+    """Collect a page's element ids and the targets of its links."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        for key in ("id", "name"):
+            if attributes.get(key):
+                self.ids.add(str(attributes[key]))
+        for key in ("href", "src"):
+            target = attributes.get(key)
+            if target and (tag != "link" or key == "href"):
+                self.links.append(target)
+
+
+def parse(page: Path) -> _Links:
+    parser = _Links()
+    parser.feed(page.read_text(errors="replace"))
+    return parser
+
+
+def test_no_broken_internal_link_or_anchor(site: Path) -> None:
+    pages = {page: parse(page) for page in site.rglob("*.html")}
+    broken = []
+    for page, parsed in pages.items():
+        for link in parsed.links:
+            parts = urlsplit(link)
+            if (
+                parts.scheme
+                or parts.netloc
+                or link.startswith(("mailto:", "javascript:"))
+            ):
+                continue  # external: not checked offline
+            target = (
+                (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            )
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file():
+                broken.append(f"{page.relative_to(site)}: {link} (no such file)")
+            elif parts.fragment and target.suffix == ".html":
+                ids = pages[target].ids if target in pages else parse(target).ids
+                if unquote(parts.fragment) not in ids:
+                    broken.append(f"{page.relative_to(site)}: {link} (no such anchor)")
+    assert not broken, "broken links:\n" + "\n".join(sorted(broken))
+
+
+def test_helper_digest_follows_imports(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from gallery_hooks import helper_digest
+    finally:
+        sys.path.pop(0)
+    package = tmp_path / "tutorial_utils"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("from tutorial_utils.b import f\n")
+    (package / "b.py").write_text("def f(): return 1\n")
+    (package / "c.py").write_text("def g(): return 2\n")
+    page = "from tutorial_utils.a import f\n"
+    before = helper_digest(page, package)
+    (package / "c.py").write_text("def g(): return 3\n")  # not imported by the page
+    assert helper_digest(page, package) == before
+    (package / "b.py").write_text("def f(): return 2\n")  # imported through a
+    assert helper_digest(page, package) != before
+    assert helper_digest("import numpy\n", package) == helper_digest("", package)

@@ -29,3 +29,30 @@ def test_summary_follows_thread_count() -> None:
 def test_summary_rejects_unknown_device() -> None:
     with pytest.raises(ValueError, match="devices here"):
         environment_summary("quantum")
+
+
+def test_report_checks_every_device() -> None:
+    from tutorial_utils.devices import available_devices
+    from tutorial_utils.environment import environment_report
+
+    report = environment_report()
+    lines = dict(line.split(": ", 1) for line in report.splitlines())
+    assert lines["torch"].startswith(torch.__version__)
+    assert lines["devices"] == ", ".join(available_devices())
+    for device in available_devices():
+        assert lines[device].startswith("OK"), report
+
+
+def test_report_runs_as_a_module() -> None:
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-m", "tutorial_utils.environment"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert result.stdout.startswith("Python: ")
+    assert "cpu: OK" in result.stdout

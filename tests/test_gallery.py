@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gallery_paths import GALLERY, SCRIPTS
+from sitebuild import GALLERY, SCRIPTS
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 

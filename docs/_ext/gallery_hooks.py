@@ -1,9 +1,14 @@
-"""How the documentation build runs the gallery: same start, time budget.
+"""How the documentation build runs the gallery: same start, fresh, on time.
 
 - :func:`reset_state` is Sphinx-Gallery's ``reset_modules`` hook: before each
   example it puts PyTorch's global state back (seeds, default dtype and
   device, grad mode, ...), so a page prints the same numbers whatever ran
   before it.
+- Sphinx-Gallery runs a page again only when the script itself changed. A
+  page also depends on the ``tutorial_utils`` modules it imports, so
+  :func:`rerun_pages_with_changed_helpers` stamps each page with a hash of
+  those modules (followed through their own imports) and makes Sphinx-Gallery
+  run it again when the hash changes.
 - A page must run in well under ``gallery_budget_seconds`` (15 s by default)
   on two CPU cores. After the gallery is generated, every example whose last
   measured run took longer is reported as a warning, which fails the strict
@@ -12,13 +17,17 @@
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.util import logging
 
+import tutorial_utils
 from tutorial_utils.reproducibility import reset_global_state
 
 logger = logging.getLogger(__name__)
@@ -27,6 +36,62 @@ logger = logging.getLogger(__name__)
 def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """Sphinx-Gallery ``reset_modules`` hook: same state before each page."""
     reset_global_state(seed=0)
+
+
+def _helper_imports(source: str) -> set[str]:
+    """The ``tutorial_utils`` modules a piece of Python source imports."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        found.update(n for n in names if n.split(".")[0] == "tutorial_utils")
+    return found
+
+
+def helper_digest(source: str, package: Path | None = None) -> str:
+    """Hash of every ``tutorial_utils`` file that `source` depends on."""
+    package = package or Path(tutorial_utils.__file__).parent
+    files = {p.stem if p.stem != "__init__" else "": p for p in package.glob("*.py")}
+    seen: set[str] = set()
+    todo: Iterable[str] = _helper_imports(source)
+    digest = hashlib.sha256()
+    while todo:
+        modules = set()
+        for name in todo:
+            submodule = name.split(".")[1] if "." in name else ""
+            if submodule in files and submodule not in seen:
+                seen.add(submodule)
+                modules.add(submodule)
+        todo = set()
+        for submodule in sorted(modules):
+            text = files[submodule].read_text()
+            todo |= _helper_imports(text)
+    for submodule in sorted(seen):
+        digest.update(submodule.encode() + b"\0" + files[submodule].read_bytes())
+    return digest.hexdigest()
+
+
+def rerun_pages_with_changed_helpers(app: Sphinx) -> None:
+    """Make Sphinx-Gallery re-run each page whose helpers changed since its run."""
+    conf = app.config.sphinx_gallery_conf
+    src = Path(app.srcdir)
+    for examples, gallery in zip(
+        conf["examples_dirs"], conf["gallery_dirs"], strict=True
+    ):
+        for script in sorted((src / examples).resolve().rglob("plot_*.py")):
+            target = src / gallery / script.relative_to((src / examples).resolve())
+            stamp = target.with_name(target.stem + ".helpers")
+            digest = helper_digest(script.read_text())
+            if stamp.is_file() and stamp.read_text() == digest:
+                continue
+            # Without its md5 file Sphinx-Gallery treats the page as changed.
+            Path(f"{target}.md5").unlink(missing_ok=True)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            stamp.write_text(digest)
 
 
 def check_budget(app: Sphinx) -> None:
@@ -57,6 +122,7 @@ def setup(app: Sphinx) -> dict[str, object]:
     # Whole seconds: Sphinx converts a `-D gallery_budget_seconds=N` override
     # to int, not to float.
     app.add_config_value("gallery_budget_seconds", 15, "", types=(int, float))
-    # After sphinx_gallery.gen_gallery.generate_gallery_rst (priority 500).
+    # Before and after sphinx_gallery.gen_gallery.generate_gallery_rst (500).
+    app.connect("builder-inited", rerun_pages_with_changed_helpers, priority=450)
     app.connect("builder-inited", check_budget, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,198 @@
+"""The built site in a real browser: headless Chromium driven by Playwright.
+
+The tests use the system's Chromium (Debian's ``chromium`` package, or the
+path in ``CHROMIUM``); Playwright never downloads a browser. Without one they
+are skipped, unless ``REQUIRE_BROWSER=1`` (set by CI) makes that a failure.
+Screenshots go to ``docs/_build/screenshots/`` for a maintainer to look at.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sitebuild import FIRST_PAGE, ROOT, page_of
+
+pytestmark = pytest.mark.docs
+
+SCREENSHOTS = ROOT / "docs" / "_build" / "screenshots"
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+def find_chromium() -> str | None:
+    candidates = [
+        os.environ.get("CHROMIUM"),
+        shutil.which("chromium"),
+        shutil.which("chromium-browser"),
+        shutil.which("google-chrome"),
+    ]
+    return next((c for c in candidates if c and Path(c).is_file()), None)
+
+
+@pytest.fixture(scope="module")
+def server(site: Path) -> Iterator[str]:
+    """Serve the built site on a free localhost port."""
+    handler = functools.partial(QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    executable = find_chromium()
+    if executable is None:
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(
+                "REQUIRE_BROWSER=1 but no Chromium found (apt-get install chromium)"
+            )
+        pytest.skip("no Chromium on this machine (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        # launch() starts from a fresh, temporary profile every time.
+        chromium = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=CHROMIUM_FLAGS
+        )
+        yield chromium
+        chromium.close()
+
+
+def open_page(browser: Any, url: str, **viewport: int) -> tuple[Any, list[str]]:
+    """Open `url` in a new tab; return the tab and the errors it logs."""
+    errors: list[str] = []
+    # A context of its own per page: no theme or storage left by another test.
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    page = context.new_page()
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on(
+        "response",
+        lambda r: errors.append(f"{r.status} for {r.url}") if r.status >= 400 else None,
+    )
+    response = page.goto(url, wait_until="load")
+    assert response is not None, f"{url} gave no response"
+    assert response.ok, f"{url} answered {response.status}"
+    return page, errors
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def gallery_url(server: str, site: Path, script: Path) -> str:
+    return f"{server}/{page_of(site, script).relative_to(site).as_posix()}"
+
+
+def test_landing_and_gallery_pages_render_without_errors(
+    browser: Any, server: str, site: Path
+) -> None:
+    page, errors = open_page(browser, f"{server}/index.html")
+    assert page.locator(".sd-card").count() >= 1
+    screenshot(page, "landing")
+    page.context.close()
+    page, more = open_page(browser, gallery_url(server, site, FIRST_PAGE))
+    assert page.locator("div.sphx-glr-script-out").count() > 0
+    assert page.locator("img.sphx-glr-single-img, img.sphx-glr-multi-img").count() > 0
+    screenshot(page, "gallery-page")
+    page.context.close()
+    assert not errors + more, f"console errors: {errors + more}"
+
+
+def test_search_finds_a_page_for_a_word_it_teaches(browser: Any, server: str) -> None:
+    page, errors = open_page(browser, f"{server}/search.html?q=linspace")
+    results = page.locator("#search-results ul.search li a")
+    results.first.wait_for(timeout=15_000)
+    links = [results.nth(i).get_attribute("href") for i in range(results.count())]
+    assert any("plot_01_creating_tensors" in (link or "") for link in links), links
+    screenshot(page, "search")
+    page.context.close()
+    assert not errors
+
+
+def test_download_links_resolve(browser: Any, server: str, site: Path) -> None:
+    page, _ = open_page(browser, gallery_url(server, site, FIRST_PAGE))
+    links = page.locator("div.sphx-glr-download a")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert any(h and h.endswith(".py") for h in hrefs), hrefs
+    assert any(h and h.endswith(".ipynb") for h in hrefs), hrefs
+    for href in hrefs:
+        response = page.request.get(page.url.rsplit("/", 1)[0] + "/" + str(href))
+        assert response.ok, f"{href}: {response.status}"
+        assert len(response.body()) > 100
+    page.context.close()
+
+
+def test_dark_mode_switches_the_colours(browser: Any, server: str) -> None:
+    page, errors = open_page(browser, f"{server}/index.html")
+
+    def background() -> str:
+        return str(page.evaluate("getComputedStyle(document.body).backgroundColor"))
+
+    light = background()
+    seen = {page.evaluate("document.body.dataset.theme")}
+    for _ in range(3):  # Furo cycles auto -> dark -> light (or the reverse)
+        page.locator("button.theme-toggle:visible").first.click()
+        seen.add(page.evaluate("document.body.dataset.theme"))
+        if page.evaluate("document.body.dataset.theme") == "dark":
+            break
+    assert "dark" in seen, seen
+    dark = background()
+    assert dark != light, "the background did not change in dark mode"
+    # Dark means dark: every colour channel below the middle.
+    channels = [
+        int(c) for c in dark[dark.index("(") + 1 : dark.index(")")].split(",")[:3]
+    ]
+    assert max(channels) < 128, dark
+    screenshot(page, "landing-dark")
+    page.context.close()
+    assert not errors
+
+
+@pytest.mark.parametrize("which", ["index", "gallery"])
+def test_usable_at_phone_width(
+    browser: Any, server: str, site: Path, which: str
+) -> None:
+    url = (
+        f"{server}/index.html"
+        if which == "index"
+        else gallery_url(server, site, FIRST_PAGE)
+    )
+    page, errors = open_page(browser, url, **PHONE)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page scrolls sideways: {width}px wide"
+    # The navigation is behind a menu button, and the text is readable.
+    assert page.locator("label.toc-overlay-icon, label[for='__navigation']").count() > 0
+    size = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('article section > p')).fontSize)"
+    )
+    assert size >= 14, f"body text of {size}px is too small on a phone"
+    screenshot(page, f"phone-{which}")
+    page.context.close()
+    assert not errors

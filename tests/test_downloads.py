@@ -1,0 +1,121 @@
+"""Every page's downloads run on their own, with only this package installed.
+
+A reader downloads a page as a script or a notebook and runs it at home after
+``pip install``-ing this project. These tests do exactly that: a fresh virtual
+environment gets the package (and, for notebooks, a Jupyter kernel) and
+nothing else, and each download runs in an empty folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from importlib.metadata import requires, version
+from pathlib import Path
+
+import pytest
+
+from sitebuild import ROOT, SCRIPTS, page_of
+
+pytestmark = pytest.mark.docs
+
+RUN_NOTEBOOK = """
+import sys
+import nbclient, nbformat
+notebook = nbformat.read(sys.argv[1], as_version=4)
+nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
+print("executed", len(notebook.cells), "cells")
+"""
+
+
+def pinned_requirements() -> list[str]:
+    """The package's requirements, pinned to the versions the tests run with."""
+    names = [
+        re.split(r"[ ;<>=!~\[]", req, maxsplit=1)[0]
+        for req in requires("tutorial-utils") or []
+    ]
+    return [f"{name}=={version(name)}" for name in names]
+
+
+@pytest.fixture(scope="module")
+def reader_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new environment with only this package and a notebook kernel in it."""
+    venv = tmp_path_factory.mktemp("reader") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    # The package's own requirements are ranges; the pins keep pip on the
+    # versions the site was built with (and on the CPU wheel of torch).
+    subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            *pinned_requirements(),
+            "ipykernel",
+            "nbclient",
+            str(ROOT),
+        ],
+        check=True,
+        timeout=1200,
+    )
+    return python
+
+
+def downloads(site: Path, script: Path, suffix: str) -> Path:
+    page = page_of(site, script)
+    links = re.findall(
+        rf'href="([^"]*{re.escape(script.stem + suffix)})"', page.read_text()
+    )
+    assert links, f"{page.name} has no {suffix} download"
+    return (page.parent / links[0]).resolve()
+
+
+def run(python: Path, args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith("PYTHON")
+    }
+    env["MPLBACKEND"] = "Agg"
+    return subprocess.run(
+        [str(python), *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_reader_environment_has_only_the_package(reader_python: Path) -> None:
+    result = run(reader_python, ["-c", "import sphinx"], reader_python.parent)
+    assert result.returncode != 0, "the reader's environment must not have sphinx"
+    result = run(
+        reader_python, ["-c", "import tutorial_utils, torch"], reader_python.parent
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_downloaded_script_runs(
+    site: Path, reader_python: Path, script: Path, tmp_path: Path
+) -> None:
+    downloaded = downloads(site, script, ".py")
+    (tmp_path / downloaded.name).write_bytes(downloaded.read_bytes())
+    result = run(reader_python, [downloaded.name], tmp_path)
+    assert result.returncode == 0, f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_downloaded_notebook_runs(
+    site: Path, reader_python: Path, script: Path, tmp_path: Path
+) -> None:
+    downloaded = downloads(site, script, ".ipynb")
+    (tmp_path / downloaded.name).write_bytes(downloaded.read_bytes())
+    result = run(reader_python, ["-c", RUN_NOTEBOOK, downloaded.name], tmp_path)
+    assert result.returncode == 0, f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
+    assert result.stdout.startswith("executed")
