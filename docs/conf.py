@@ -27,6 +27,7 @@ extensions = [
     "myst_nb",
     "sphinx_copybutton",
     "sphinx_design",
+    "notfound.extension",
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
 ]
@@ -124,6 +125,9 @@ html_css_files = ["site.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
 html_copy_source = False
+# The 404 page is served for any missing URL, so its links must be absolute.
+# Read the Docs is detected by the extension; GitHub Pages sets the prefix.
+notfound_urls_prefix = os.environ.get("DOCS_URL_PREFIX", "/")
 pygments_style = "friendly"
 pygments_dark_style = "monokai"
 copybutton_exclude = ".linenos, .gp, .go"

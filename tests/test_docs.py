@@ -100,9 +100,11 @@ def test_no_broken_internal_link_or_anchor(site: Path) -> None:
                 or link.startswith(("mailto:", "javascript:"))
             ):
                 continue  # external: not checked offline
-            target = (
-                (page.parent / unquote(parts.path)).resolve() if parts.path else page
-            )
+            path = unquote(parts.path)
+            if path.startswith("/"):  # the 404 page's links start at the site root
+                target = (site / path.lstrip("/")).resolve()
+            else:
+                target = (page.parent / path).resolve() if path else page
             if target.is_dir():
                 target = target / "index.html"
             if not target.is_file():

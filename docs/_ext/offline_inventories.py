@@ -96,6 +96,28 @@ def torch_entries() -> Iterator[Entry]:
     def on_page(page: str) -> Callable[[str], str]:
         return lambda name: f"{page}#{name}"
 
+    # Names documented on a page of their own come first: the first entry
+    # for a name wins, and the namespace walk below would guess them wrong.
+    import torch
+
+    yield "torch.Tensor", "py:class", "tensors.html#torch.Tensor"
+    for member, value in _public(torch.Tensor):
+        kind = _kind(value, owner_is_class=True)
+        if kind is not None:
+            yield f"torch.Tensor.{member}", kind, generated(f"torch.Tensor.{member}")
+    for name in ("dtype", "device", "layout", "memory_format"):
+        yield f"torch.{name}", "py:class", f"tensor_attributes.html#torch.{name}"
+    yield "torch.Size", "py:class", "size.html#torch.Size"
+    yield "torch.finfo", "py:class", "type_info.html#torch.finfo"
+    yield "torch.iinfo", "py:class", "type_info.html#torch.iinfo"
+    for name in ("UntypedStorage", "TypedStorage"):
+        yield f"torch.{name}", "py:class", f"storage.html#torch.{name}"
+    yield (
+        "torch.autograd.gradcheck.gradcheck",
+        "py:function",
+        generated("torch.autograd.gradcheck.gradcheck"),
+    )
+
     modules = {
         "torch": "torch.html",
         "torch.nn": "nn.html",
@@ -153,27 +175,6 @@ def torch_entries() -> Iterator[Entry]:
         ("torch.backends.cudnn", "backends.html"),
     ):
         yield from _members(name, on_page(page))
-    import torch
-
-    yield "torch.Tensor", "py:class", "tensors.html#torch.Tensor"
-    for member, value in _public(torch.Tensor):
-        kind = _kind(value, owner_is_class=True)
-        if kind is not None:
-            yield f"torch.Tensor.{member}", kind, generated(f"torch.Tensor.{member}")
-    for name in ("dtype", "device", "layout", "memory_format"):
-        yield f"torch.{name}", "py:class", f"tensor_attributes.html#torch.{name}"
-    yield "torch.Size", "py:class", "size.html#torch.Size"
-    yield "torch.finfo", "py:class", "type_info.html#torch.finfo"
-    yield "torch.iinfo", "py:class", "type_info.html#torch.iinfo"
-    for name in ("UntypedStorage", "TypedStorage"):
-        yield f"torch.{name}", "py:class", f"storage.html#torch.{name}"
-    yield (
-        "torch.autograd.gradcheck.gradcheck",
-        "py:function",
-        generated("torch.autograd.gradcheck.gradcheck"),
-    )
-
-
 def numpy_entries() -> Iterator[Entry]:
     def generated(name: str) -> str:
         return f"reference/generated/{name}.html#{name}"
