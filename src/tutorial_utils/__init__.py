@@ -8,7 +8,8 @@ The package is split by concern; import what a page needs from its module:
   and reset PyTorch's global state.
 - :mod:`tutorial_utils.environment`: a one-line summary of what produced a
   page's numbers.
-- :mod:`tutorial_utils.plotting`: draw small tensors as labelled grids.
+- :mod:`tutorial_utils.plotting`: draw small tensors as labelled grids, pieces
+  moving between them, and views onto their storage.
 """
 
 from importlib.metadata import PackageNotFoundError, version
