@@ -76,7 +76,8 @@ def docs(session: nox.Session) -> None:
             "jupyter_execute",
         ):
             shutil.rmtree(DOCS / generated, ignore_errors=True)
-        (DOCS / "sg_execution_times.rst").unlink(missing_ok=True)
+        for page in ("sg_execution_times.rst", "execution_times.rst"):
+            (DOCS / page).unlink(missing_ok=True)
     # A separate output for unexecuted builds, so they never replace outputs.
     name = "html-noexec" if args.no_exec else "html"
     options = [

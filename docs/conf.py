@@ -73,6 +73,8 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 0,
     "download_all_examples": False,
+    # docs/_ext/gallery_hooks.py writes execution_times.rst instead (no CDN).
+    "write_computation_times": False,
     "promote_jupyter_magic": False,
 }
 

@@ -19,6 +19,7 @@ GENERATED = (
     "generated",
     "jupyter_execute",
     "sg_execution_times.rst",
+    "execution_times.rst",
 )
 
 

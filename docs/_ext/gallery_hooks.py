@@ -119,27 +119,79 @@ def shrink_figures(app: Sphinx) -> None:
             palette.save(png, optimize=True)
 
 
-def check_budget(app: Sphinx) -> None:
-    """Warn about every example whose last run took over the budget."""
-    conf = app.config.sphinx_gallery_conf
-    budget = float(app.config.gallery_budget_seconds)
+def _costs(app: Sphinx) -> list[tuple[Path, float]]:
+    """Each existing gallery script (in the output tree) and its last run time."""
     src = Path(app.srcdir)
-    for gallery_dir in conf["gallery_dirs"]:
+    found = []
+    for gallery_dir in app.config.sphinx_gallery_conf["gallery_dirs"]:
         for cost_file in sorted((src / gallery_dir).rglob("*.cost.json")):
             script = cost_file.with_name(cost_file.name.replace(".cost.json", ".py"))
-            if not script.is_file():
-                continue  # a page that was removed
-            seconds = float(json.loads(cost_file.read_text())["time"])
-            if seconds > budget:
-                logger.warning(
-                    "%s ran in %.1f s, over the %.0f s budget of a page: "
-                    "make it faster (smaller sizes, fewer repeats).",
-                    script.relative_to(src),
-                    seconds,
-                    budget,
-                    type="gallery",
-                    subtype="budget",
-                )
+            if script.is_file():  # else the page was removed
+                found.append((script, float(json.loads(cost_file.read_text())["time"])))
+    return found
+
+
+def write_execution_times(app: Sphinx) -> None:
+    """Write ``execution_times.rst``: how long each page took, slowest first.
+
+    Sphinx-Gallery's own summary loads scripts from CDNs; this one is plain.
+    """
+    src = Path(app.srcdir)
+    budget = float(app.config.gallery_budget_seconds)
+    costs = sorted(_costs(app), key=lambda item: -item[1])
+    lines = [
+        ":orphan:",
+        "",
+        "Page execution times",
+        "====================",
+        "",
+        (
+            f"How long each gallery page took to run when it last ran in this build "
+            f"(the budget is {budget:.0f} s a page on two CPU cores). A page that did "
+            "not change since the previous build keeps its earlier time."
+        ),
+        "",
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 70 15 15",
+        "",
+        "   * - Page",
+        "     - Seconds",
+        "     - Share of budget",
+    ]
+    for script, seconds in costs:
+        label = "sphx_glr_" + "_".join(script.relative_to(src).with_suffix("").parts)
+        lines += [
+            f"   * - :ref:`{label}.py`",
+            f"     - {seconds:.2f}",
+            f"     - {seconds / budget:.0%}",
+        ]
+    lines += [
+        "",
+        f"Total: {sum(s for _, s in costs):.1f} s for {len(costs)} pages.",
+        "",
+    ]
+    text = "\n".join(lines)
+    target = src / "execution_times.rst"
+    if not target.is_file() or target.read_text() != text:
+        target.write_text(text)
+
+
+def check_budget(app: Sphinx) -> None:
+    """Warn about every example whose last run took over the budget."""
+    budget = float(app.config.gallery_budget_seconds)
+    src = Path(app.srcdir)
+    for script, seconds in _costs(app):
+        if seconds > budget:
+            logger.warning(
+                "%s ran in %.1f s, over the %.0f s budget of a page: "
+                "make it faster (smaller sizes, fewer repeats).",
+                script.relative_to(src),
+                seconds,
+                budget,
+                type="gallery",
+                subtype="budget",
+            )
 
 
 def setup(app: Sphinx) -> dict[str, object]:
@@ -150,5 +202,6 @@ def setup(app: Sphinx) -> dict[str, object]:
     # Before and after sphinx_gallery.gen_gallery.generate_gallery_rst (500).
     app.connect("builder-inited", rerun_pages_with_changed_helpers, priority=450)
     app.connect("builder-inited", shrink_figures, priority=800)
+    app.connect("builder-inited", write_execution_times, priority=850)
     app.connect("builder-inited", check_budget, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
