@@ -10,6 +10,9 @@ The package is split by concern; import what a page needs from its module:
   page's numbers.
 - :mod:`tutorial_utils.plotting`: draw small tensors as labelled grids, pieces
   moving between them, and views onto their storage.
+- :mod:`tutorial_utils.graphs`: walk and draw the graph that autograd records.
+- :mod:`tutorial_utils.timing`: time code with warm-up, explicit threads and
+  device synchronisation; FLOP/s, bytes/s and known device peaks.
 """
 
 from importlib.metadata import PackageNotFoundError, version

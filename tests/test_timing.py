@@ -1,0 +1,315 @@
+from __future__ import annotations
+
+import math
+import re
+
+import pytest
+import torch
+
+from tutorial_utils import timing
+from tutorial_utils.timing import (
+    PEAK_FLOP_RATES,
+    PRECISIONS,
+    Timing,
+    benchmark,
+    byte_rate,
+    comparison_table,
+    describe_peak,
+    flop_rate,
+    format_rate,
+    format_time,
+    fraction_of_peak,
+    matmul_flop,
+    matmul_precision,
+    peak_flop_rate,
+    synchronize,
+)
+
+# Enough for a few runs of the tiny functions below, short enough for a test.
+QUICK = 0.01
+
+
+def quick_timing(median: float = 1e-3, **fields: object) -> Timing:
+    values: dict[str, object] = {
+        "label": "x",
+        "median": median,
+        "iqr": 0.0,
+        "runs": 3,
+        "threads": 1,
+        "device": "cpu",
+    }
+    values.update(fields)
+    return Timing(**values)  # type: ignore[arg-type]
+
+
+def test_benchmark_returns_a_timing_of_the_call() -> None:
+    x = torch.ones(100)
+    result = benchmark(lambda: x.sum(), label="sum", min_run_time=QUICK)
+    assert isinstance(result, Timing)
+    assert result.label == "sum"
+    assert result.median > 0
+    assert result.iqr >= 0
+    assert result.runs >= 1
+    assert result.threads == torch.get_num_threads()
+    assert result.device == "cpu"
+
+
+def test_more_work_takes_longer() -> None:
+    # A ratio, not an absolute time: a thousand times the work must show.
+    small = benchmark(lambda: sum(range(100)), min_run_time=QUICK)
+    large = benchmark(lambda: sum(range(100_000)), min_run_time=QUICK)
+    assert large.median > 10 * small.median
+
+
+def test_vectorised_sum_beats_a_python_loop() -> None:
+    values = torch.rand(2_000, dtype=torch.float64)
+
+    def loop() -> float:
+        total = 0.0
+        for value in values:
+            total += float(value)
+        return total
+
+    looped = benchmark(loop, min_run_time=QUICK)
+    vectorised = benchmark(lambda: values.sum(), min_run_time=QUICK)
+    assert looped.median > 10 * vectorised.median
+
+
+def test_threads_are_used_and_restored() -> None:
+    seen: list[int] = []
+    before = torch.get_num_threads()
+    result = benchmark(
+        lambda: seen.append(torch.get_num_threads()),
+        threads=1,
+        warmup=2,
+        min_run_time=QUICK,
+    )
+    assert result.threads == 1
+    assert set(seen) == {1}
+    assert len(seen) > 2  # the two warm-up calls, then the measured ones
+    assert torch.get_num_threads() == before
+
+
+def test_warmup_calls_come_first() -> None:
+    calls: list[int] = []
+    benchmark(lambda: calls.append(1), warmup=0, min_run_time=QUICK)
+    assert calls  # no warm-up still measures
+    calls.clear()
+    benchmark(lambda: calls.append(1), warmup=5, min_run_time=QUICK)
+    assert len(calls) > 5
+
+
+def test_adaptive_autorange_is_bounded() -> None:
+    result = benchmark(
+        lambda: torch.ones(10).sum(), min_run_time=QUICK, max_run_time=0.05
+    )
+    assert result.runs >= 1
+    assert result.median > 0
+
+
+@pytest.mark.parametrize(
+    ("device_type", "module_name"),
+    [("cuda", "cuda"), ("mps", "mps"), ("xpu", "accelerator")],
+)
+def test_accelerators_are_synchronised_before_each_clock_reading(
+    monkeypatch: pytest.MonkeyPatch, device_type: str, module_name: str
+) -> None:
+    calls: list[object] = []
+    monkeypatch.setattr(timing, "pick_device", lambda _: torch.device(device_type, 0))
+    monkeypatch.setattr(
+        getattr(torch, module_name), "synchronize", lambda *args: calls.append(args)
+    )
+    result = benchmark(lambda: None, device=device_type, min_run_time=QUICK)
+    assert result.device == f"{device_type}:0"
+    # After the warm-up, then at the start and the end of every timed block.
+    assert len(calls) >= 1 + 2 * result.runs
+
+
+def test_synchronize_on_the_cpu_returns() -> None:
+    synchronize("cpu")
+    synchronize(torch.device("cpu"))
+
+
+def test_timing_prints_without_an_address() -> None:
+    result = benchmark(lambda: None, label="nothing", threads=1, min_run_time=QUICK)
+    text = str(result)
+    assert re.fullmatch(
+        r"nothing: \S+ \S?s median \((IQR \S+ \S?s, \d+ runs|1 run), 1 thread, cpu\)",
+        text,
+    )
+    assert "0x" not in text
+    assert "0x" not in repr(result)
+
+
+def test_timing_text() -> None:
+    one = Timing("solve n=64", 41.2e-6, 1.3e-6, 120, 2, "cpu")
+    assert (
+        str(one) == "solve n=64: 41.2 us median (IQR 1.30 us, 120 runs, 2 threads, cpu)"
+    )
+    unlabelled = Timing("", 3.1e-3, 0.0, 1, 1, "cuda:0")
+    assert str(unlabelled) == "3.10 ms median (1 run, 1 thread, cuda:0)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"fn": 3}, TypeError, "fn must be a callable taking no arguments"),
+        ({"min_run_time": 0}, ValueError, "min_run_time must be a positive"),
+        ({"min_run_time": -1.0}, ValueError, "min_run_time must be a positive"),
+        ({"min_run_time": math.nan}, ValueError, "min_run_time must be a positive"),
+        ({"min_run_time": "0.1"}, TypeError, "min_run_time must be a number"),
+        ({"threads": 0}, ValueError, "threads must be at least 1; got 0"),
+        ({"threads": 1.5}, TypeError, "threads must be an int"),
+        ({"threads": True}, TypeError, "threads must be an int"),
+        ({"warmup": -1}, ValueError, "warmup must be at least 0; got -1"),
+        ({"device": "gpu"}, ValueError, "'gpu' is not a device name"),
+        ({"device": "cuda:99"}, ValueError, "is not available on this machine"),
+        ({"label": 3}, TypeError, "label must be a str"),
+        ({"max_run_time": 0.001}, ValueError, "must be at least min_run_time"),
+        ({"max_run_time": -2}, ValueError, "max_run_time must be a positive"),
+    ],
+)
+def test_benchmark_refuses_bad_input(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    arguments: dict[str, object] = {"fn": lambda: None, "min_run_time": QUICK}
+    arguments.update(kwargs)
+    with pytest.raises(error, match=re.escape(message)):
+        benchmark(**arguments)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.0, "0.00 ns"),
+        (5e-9, "5.00 ns"),
+        (41.2e-6, "41.2 us"),
+        (999.96e-6, "1.00 ms"),
+        (0.0031, "3.10 ms"),
+        (0.12345, "123 ms"),
+        (1.2468, "1.25 s"),
+        (2, "2.00 s"),
+    ],
+)
+def test_format_time(seconds: float, text: str) -> None:
+    assert format_time(seconds) == text
+
+
+def test_format_time_refuses_bad_input() -> None:
+    for bad in (-1e-6, math.inf, math.nan):
+        with pytest.raises(ValueError, match="seconds must be a finite number"):
+            format_time(bad)
+    with pytest.raises(TypeError, match="seconds must be a number; got str"):
+        format_time("1 s")  # type: ignore[arg-type]
+
+
+def test_format_rate() -> None:
+    assert format_rate(61.24e9) == "61.2 GFLOP/s"
+    assert format_rate(989e12) == "989 TFLOP/s"
+    assert format_rate(3.349e12, "B/s") == "3.35 TB/s"
+    assert format_rate(0.5) == "0.50 FLOP/s"
+    with pytest.raises(ValueError, match="rate must be a finite number"):
+        format_rate(-1.0)
+
+
+def test_matmul_flop() -> None:
+    assert matmul_flop(500) == 2 * 500**3
+    assert matmul_flop(2, 3, 4) == 48
+    assert matmul_flop(2, n=5) == 2 * 2 * 2 * 5
+    with pytest.raises(ValueError, match="k must be at least 1; got 0"):
+        matmul_flop(3, 0)
+    with pytest.raises(TypeError, match="m must be an int"):
+        matmul_flop(2.5)  # type: ignore[arg-type]
+
+
+def test_rates_divide_work_by_the_median() -> None:
+    half_second = quick_timing(median=0.5)
+    assert flop_rate(half_second, 1e9) == pytest.approx(2e9)
+    assert byte_rate(half_second, 4e6) == pytest.approx(8e6)
+    with pytest.raises(ValueError, match="flop must be a positive"):
+        flop_rate(half_second, 0)
+    with pytest.raises(TypeError, match="timing must be a Timing"):
+        byte_rate(0.5, 4e6)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"timing.median must be positive; got 0.0"):
+        flop_rate(quick_timing(median=0.0), 1e9)
+
+
+def test_measured_cpu_matmul_is_a_sane_rate() -> None:
+    a, b = torch.randn(128, 128), torch.randn(128, 128)
+    result = benchmark(lambda: a @ b, min_run_time=QUICK)
+    rate = flop_rate(result, matmul_flop(128))
+    # Between a slow Python loop's rate and ten times the fastest GPU's peak.
+    assert 1e6 < rate < 1e16
+
+
+def test_matmul_precision(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert matmul_precision(torch.float64) == "fp64"
+    assert matmul_precision(torch.float32, "cpu") == "fp32"
+    assert matmul_precision(torch.float16) == "fp16"
+    monkeypatch.setattr(timing, "pick_device", lambda _: torch.device("cuda", 0))
+    assert matmul_precision(torch.float32, "cuda") == "fp32"  # "highest" by default
+    monkeypatch.setattr(torch, "get_float32_matmul_precision", lambda: "high")
+    assert matmul_precision(torch.float32, "cuda") == "tf32"
+    assert matmul_precision(torch.bfloat16, "cuda") == "bf16"
+    with pytest.raises(ValueError, match=r"got torch\.int64"):
+        matmul_precision(torch.int64)
+
+
+def test_peaks_are_known_only_for_listed_devices() -> None:
+    assert peak_flop_rate("cpu", "fp32") is None
+    assert fraction_of_peak(1e12, "cpu", "fp32") is None
+    assert describe_peak(1e12, "cpu", "bf16") == "bf16 peak unknown for this device"
+    assert set(PRECISIONS) == set(PEAK_FLOP_RATES["NVIDIA H200"])
+    with pytest.raises(ValueError, match="precision must be one of fp64, fp32"):
+        peak_flop_rate("cpu", "float32")
+
+
+def test_fraction_of_peak_on_a_known_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(timing, "device_name", lambda _: "NVIDIA H200")
+    assert peak_flop_rate("cpu", "fp32") == 67e12
+    assert peak_flop_rate("cpu", "tf32") == 495e12
+    assert peak_flop_rate("cpu", "bf16") == 989e12
+    assert fraction_of_peak(33.5e12, "cpu", "fp32") == pytest.approx(0.5)
+    assert describe_peak(33.5e12, "cpu", "fp32") == (
+        "50% of the 67.0 TFLOP/s fp32 peak of NVIDIA H200"
+    )
+    # A product of two 4096 x 4096 matrices "done" in one microsecond is a
+    # measurement that forgot to wait for the GPU.
+    broken = flop_rate(quick_timing(median=1e-6), matmul_flop(4096))
+    with pytest.raises(ValueError, match="the measurement is broken"):
+        fraction_of_peak(broken, "cpu", "fp32")
+    with pytest.raises(ValueError, match="rate must be a positive"):
+        fraction_of_peak(0.0, "cpu", "fp32")
+
+
+def test_comparison_table_layout() -> None:
+    timings = [
+        Timing("n=128", 50e-6, 0.0, 10, 1, "cpu"),
+        Timing("n=128", 30e-6, 0.0, 10, 2, "cpu"),
+        Timing("n=1024", 24.7e-3, 0.0, 4, 1, "cpu"),
+    ]
+    table = comparison_table(timings, rows="label", columns="threads")
+    assert table.splitlines() == [
+        "        1 thread  2 threads",
+        "n=128    50.0 us    30.0 us",
+        "n=1024   24.7 ms          -",
+    ]
+    assert "0x" not in table
+    by_device = comparison_table(timings[:1], rows="threads", columns="device")
+    assert by_device.splitlines() == ["              cpu", "1 thread  50.0 us"]
+
+
+def test_comparison_table_refuses_bad_input() -> None:
+    one = quick_timing()
+    with pytest.raises(ValueError, match="at least one Timing"):
+        comparison_table([])
+    with pytest.raises(ValueError, match="columns must be one of label, device"):
+        comparison_table([one], columns="median")
+    with pytest.raises(ValueError, match="rows and columns must differ"):
+        comparison_table([one], rows="device", columns="device")
+    with pytest.raises(
+        ValueError, match="two timings share label='x' and device='cpu'"
+    ):
+        comparison_table([one, one])
+    with pytest.raises(TypeError, match="timing must be a Timing"):
+        comparison_table([one, "3 ms"])  # type: ignore[list-item]
