@@ -175,6 +175,8 @@ def torch_entries() -> Iterator[Entry]:
         ("torch.backends.cudnn", "backends.html"),
     ):
         yield from _members(name, on_page(page))
+
+
 def numpy_entries() -> Iterator[Entry]:
     def generated(name: str) -> str:
         return f"reference/generated/{name}.html#{name}"
