@@ -30,13 +30,16 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 
 import tutorial_utils
-from tutorial_utils.reproducibility import reset_global_state
 
 logger = logging.getLogger(__name__)
 
 
 def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """Sphinx-Gallery ``reset_modules`` hook: same state before each page."""
+    # Imported here: torch takes a second to import, and a build in which no
+    # page runs should not pay for it.
+    from tutorial_utils.reproducibility import reset_global_state
+
     reset_global_state(seed=0)
 
 

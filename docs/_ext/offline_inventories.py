@@ -16,6 +16,7 @@ from __future__ import annotations
 import builtins
 import hashlib
 import importlib
+import importlib.metadata
 import inspect
 import os
 import sys
@@ -23,7 +24,6 @@ import warnings
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import ModuleType
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -336,9 +336,10 @@ def write_inventory(
         path.write_bytes(data)
 
 
-def _version(module: str) -> str:
-    mod: ModuleType = importlib.import_module(module)
-    return str(getattr(mod, "__version__", ""))
+def _version(distribution: str) -> str:
+    # From the installed metadata: importing torch here would cost a second
+    # on every build, even when the inventories are current.
+    return importlib.metadata.version(distribution)
 
 
 def _is_current(path: Path, version: str) -> bool:
