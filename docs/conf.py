@@ -30,6 +30,7 @@ extensions = [
     "notfound.extension",
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
+    "html_tuning",  # docs/_ext: only the assets a page uses; accessibility
 ]
 
 # Sphinx-Gallery writes a notebook beside every page it generates; those are
@@ -130,6 +131,10 @@ html_copy_source = False
 # The 404 page is served for any missing URL, so its links must be absolute.
 # Read the Docs is detected by the extension; GitHub Pages sets the prefix.
 notfound_urls_prefix = os.environ.get("DOCS_URL_PREFIX", "/")
-pygments_style = "friendly"
-pygments_dark_style = "monokai"
+# Colours that meet WCAG AA contrast on the code blocks' backgrounds.
+pygments_style = "a11y-high-contrast-light"
+pygments_dark_style = "a11y-high-contrast-dark"
+project_tagline = (
+    "PyTorch taught from its foundations, every page run when the site was built"
+)
 copybutton_exclude = ".linenos, .gp, .go"

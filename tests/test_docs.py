@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import re
 import sys
 from html.parser import HTMLParser
@@ -135,3 +136,26 @@ def test_helper_digest_follows_imports(tmp_path: Path) -> None:
     (package / "b.py").write_text("def f(): return 2\n")  # imported through a
     assert helper_digest(page, package) != before
     assert helper_digest("import numpy\n", package) == helper_digest("", package)
+
+
+#: What a gallery page may weigh, with everything it loads, gzip-compressed
+#: as web servers send it.
+PAGE_BUDGET_BYTES = 150_000
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_page_weight(site: Path, script: Path) -> None:
+    page = page_of(site, script)
+    assets = {page}
+    for link in parse(page).links:
+        parts = urlsplit(link)
+        target = (page.parent / unquote(parts.path)).resolve()
+        local = not (parts.scheme or parts.netloc) and target.is_file()
+        if local and target.suffix in {".css", ".js", ".png", ".svg", ".jpg", ".woff2"}:
+            assets.add(target)
+    # Style sheets load their own images and fonts; Furo's are inline.
+    total = sum(len(gzip.compress(asset.read_bytes(), 9)) for asset in assets)
+    assert total < PAGE_BUDGET_BYTES, (
+        f"{page.name} weighs {total / 1000:.0f} kB gzip-compressed with its "
+        f"{len(assets) - 1} assets; the budget is {PAGE_BUDGET_BYTES / 1000:.0f} kB"
+    )
