@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import shutil
+import subprocess
+import tempfile
+import time
 from pathlib import Path
 
 import nox
@@ -136,3 +140,82 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", *session.posargs)
     session.run("ruff", "format", "--check", *session.posargs)
     session.run("mypy")
+
+
+LIGHTHOUSE_PAGES = ("index.html", "auto_examples/tensors/plot_01_creating_tensors.html")
+CHROMIUM_FLAGS = (
+    "--headless --no-sandbox --disable-gpu --disable-background-networking "
+    "--disable-component-update --disable-sync --no-first-run"
+)
+
+
+@nox.session(python=False, default=False)
+def lighthouse(session: nox.Session) -> None:
+    """Score built pages with mobile Lighthouse (npm, system Chromium); fails below 95."""
+    html = BUILD / "html"
+    if not (html / "index.html").is_file():
+        session.error("build the site first: nox -s docs")
+    tools = ROOT / ".nox" / "lighthouse-npm"
+    if not (tools / "node_modules" / ".bin" / "lighthouse").is_file():
+        session.run(
+            "npm",
+            "install",
+            "--prefix",
+            str(tools),
+            "--no-save",
+            "lighthouse@13.5.0",
+            "http-server@14.1.1",
+            external=True,
+        )
+    chromium = shutil.which("chromium") or session.error("apt-get install chromium")
+    pages = session.posargs or list(LIGHTHOUSE_PAGES)
+    with tempfile.TemporaryDirectory() as folder:
+        # Served gzip-compressed, as any real host serves text.
+        site = Path(folder) / "site"
+        shutil.copytree(html, site)
+        for path in site.rglob("*"):
+            if path.suffix in {".html", ".css", ".js", ".svg", ".json"}:
+                path.with_name(path.name + ".gz").write_bytes(
+                    gzip.compress(path.read_bytes(), 9)
+                )
+        server = subprocess.Popen(
+            [
+                str(tools / "node_modules/.bin/http-server"),
+                str(site),
+                "-g",
+                "-s",
+                "-p",
+                "8777",
+                "-a",
+                "127.0.0.1",
+                "-c3600",
+            ]
+        )
+        time.sleep(1)
+        failures = []
+        try:
+            for page in pages:
+                report = Path(folder) / "report.json"
+                session.run(
+                    str(tools / "node_modules/.bin/lighthouse"),
+                    f"http://127.0.0.1:8777/{page}",
+                    "--quiet",
+                    "--form-factor=mobile",
+                    f"--chrome-flags={CHROMIUM_FLAGS}",
+                    "--only-categories=performance,accessibility,best-practices,seo",
+                    "--output=json",
+                    f"--output-path={report}",
+                    env={"CHROME_PATH": chromium},
+                    external=True,
+                )
+                result = json.loads(report.read_text())
+                scores = {
+                    k: round(v["score"] * 100) for k, v in result["categories"].items()
+                }
+                weight = result["audits"]["total-byte-weight"]["numericValue"]
+                session.log(f"{page}: {scores}, {weight / 1024:.0f} KiB transferred")
+                failures += [f"{page} {k} {v}" for k, v in scores.items() if v < 95]
+        finally:
+            server.terminate()
+    if failures:
+        session.error("below 95: " + ", ".join(failures))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -87,17 +86,6 @@ nb_execution_timeout = 60
 nb_execution_raise_on_error = True
 nb_execution_excludepatterns = ["auto_examples/**"]
 nb_execution_show_tb = True
-# The kernels myst-nb starts talk to the build over localhost TCP, and
-# ipykernel warns about that on every start. The build's own IPython profile
-# (under _build, with no history) keeps only its errors.
-_ipython_dir = HERE / "_build" / "ipython"
-(_ipython_dir / "profile_default").mkdir(parents=True, exist_ok=True)
-(_ipython_dir / "profile_default" / "ipython_kernel_config.json").write_text(
-    json.dumps(
-        {"IPKernelApp": {"log_level": "ERROR"}, "HistoryManager": {"enabled": False}}
-    )
-)
-os.environ["IPYTHONDIR"] = str(_ipython_dir)
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 
 # -- API reference -----------------------------------------------------------

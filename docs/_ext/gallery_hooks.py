@@ -154,26 +154,32 @@ def write_execution_times(app: Sphinx) -> None:
             "not change since the previous build keeps its earlier time."
         ),
         "",
-        ".. list-table::",
-        "   :header-rows: 1",
-        "   :widths: 70 15 15",
-        "",
-        "   * - Page",
-        "     - Seconds",
-        "     - Share of budget",
     ]
+    if not costs:
+        lines += [
+            "No page has run in this build (it was built without running them).",
+            "",
+        ]
+    else:
+        lines += [
+            ".. list-table::",
+            "   :header-rows: 1",
+            "   :widths: 70 15 15",
+            "",
+            "   * - Page",
+            "     - Seconds",
+            "     - Share of budget",
+        ]
     for script, seconds in costs:
         label = "sphx_glr_" + "_".join(script.relative_to(src).with_suffix("").parts)
         lines += [
             f"   * - :ref:`{label}.py`",
             f"     - {seconds:.2f}",
-            f"     - {seconds / budget:.0%}",
+            f"     - {seconds / budget:.0%}" if budget > 0 else "     - n/a",
         ]
-    lines += [
-        "",
-        f"Total: {sum(s for _, s in costs):.1f} s for {len(costs)} pages.",
-        "",
-    ]
+    if costs:
+        total = sum(seconds for _, seconds in costs)
+        lines += ["", f"Total: {total:.1f} s for {len(costs)} pages.", ""]
     text = "\n".join(lines)
     target = src / "execution_times.rst"
     if not target.is_file() or target.read_text() != text:

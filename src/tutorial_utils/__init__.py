@@ -13,6 +13,15 @@ The package is split by concern; import what a page needs from its module:
 - :mod:`tutorial_utils.graphs`: walk and draw the graph that autograd records.
 - :mod:`tutorial_utils.timing`: time code with warm-up, explicit threads and
   device synchronisation; FLOP/s, bytes/s and known device peaks.
+- :mod:`tutorial_utils.data`: the toy data set of the training pages and
+  scikit-learn's handwritten digits as tensors.
+- :mod:`tutorial_utils.models`: the source texts' NeuralNetwork, an MLP, and
+  parameter counting.
+- :mod:`tutorial_utils.training`: one epoch, evaluation, accuracy, and a loop
+  with a progress bar in terminals.
+- :mod:`tutorial_utils.checkpoints`: save and exactly resume a training run.
+- :mod:`tutorial_utils.distributed`: DistributedDataParallel workers and a
+  safe launcher (``python -m tutorial_utils.distributed``).
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -1,0 +1,226 @@
+"""Save a training run to one file and resume it exactly where it stopped.
+
+A *checkpoint* holds everything the next epoch depends on: the model's and
+the optimiser's :meth:`~torch.nn.Module.state_dict`, the number of epochs
+done, and the state of PyTorch's random number generators (which decide the
+next shuffle of a :class:`~torch.utils.data.DataLoader`). Only tensors,
+numbers, strings, lists and dicts go in, so :func:`load_checkpoint` reads
+it with ``torch.load(..., weights_only=True)``, which refuses to run code
+from a file.
+
+:func:`save_checkpoint` never replaces an existing file unless asked to with
+``overwrite=True``.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import Any
+
+import torch
+
+__all__ = ["CHECKPOINT_FORMAT", "load_checkpoint", "save_checkpoint"]
+
+#: Stored under the key ``"format"``: tells a checkpoint from any other file.
+CHECKPOINT_FORMAT = "tutorial_utils.checkpoint/1"
+
+_KEYS = ("format", "epoch", "model", "optimizer", "rng")
+
+
+def _check_path(path: object) -> Path:
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a str or a path; got {type(path).__name__}")
+    return Path(path)
+
+
+def _check_model(model: object) -> torch.nn.Module:
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module; got {type(model).__name__}")
+    return model
+
+
+def _check_optimizer(optimizer: object) -> torch.optim.Optimizer:
+    if not isinstance(optimizer, torch.optim.Optimizer):
+        raise TypeError(
+            f"optimizer must be a torch.optim.Optimizer; got {type(optimizer).__name__}"
+        )
+    return optimizer
+
+
+def save_checkpoint(
+    path: str | os.PathLike[str],
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    epoch: int,
+    *,
+    overwrite: bool = False,
+) -> Path:
+    """Write a model, its optimiser, the epoch and the RNG state to one file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file to write. Its folder must exist.
+    model : torch.nn.Module
+        Its :meth:`~torch.nn.Module.state_dict` is saved.
+    optimizer : torch.optim.Optimizer
+        Its state (momentum buffers, step counts, learning rate, ...) is saved.
+    epoch : int
+        How many epochs are done; training resumes with the next one.
+    overwrite : bool, default False
+        Replace `path` if it exists. Without it an existing file is an error,
+        so that a run never destroys an earlier checkpoint by accident.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    FileExistsError
+        If `path` exists and `overwrite` is false; ``error.filename`` is the path.
+    TypeError
+        If `model`, `optimizer` or `epoch` has the wrong type.
+    ValueError
+        If `epoch` is negative.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> model = torch.nn.Linear(2, 1)
+    >>> sgd = torch.optim.SGD(model.parameters(), lr=0.1)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_checkpoint(f"{folder}/run.pt", model, sgd, epoch=3)
+    ...     save_checkpoint(path, model, sgd, epoch=4)
+    Traceback (most recent call last):
+    ...
+    FileExistsError: [Errno 17] checkpoint exists; pass overwrite=True to replace it: ...
+    """
+    target = _check_path(path)
+    _check_model(model)
+    _check_optimizer(optimizer)
+    if isinstance(epoch, bool) or not isinstance(epoch, int):
+        raise TypeError(f"epoch must be an int; got {type(epoch).__name__}")
+    if epoch < 0:
+        raise ValueError(f"epoch must be 0 or more; got {epoch}")
+    rng: dict[str, Any] = {"cpu": torch.get_rng_state()}
+    if torch.cuda.is_available():
+        rng["cuda"] = torch.cuda.get_rng_state_all()
+    checkpoint = {
+        "format": CHECKPOINT_FORMAT,
+        "epoch": epoch,
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "rng": rng,
+    }
+    try:
+        # "x" creates the file and fails if it exists, in one step.
+        with open(target, "wb" if overwrite else "xb") as file:
+            torch.save(checkpoint, file)
+    except FileExistsError:
+        raise FileExistsError(
+            errno.EEXIST,
+            "checkpoint exists; pass overwrite=True to replace it",
+            str(target),
+        ) from None
+    return target
+
+
+def load_checkpoint(
+    path: str | os.PathLike[str],
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer | None = None,
+    *,
+    map_location: str | torch.device = "cpu",
+    restore_rng: bool = True,
+) -> int:
+    """Load a checkpoint of :func:`save_checkpoint` into a model and optimiser.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file written by :func:`save_checkpoint`.
+    model : torch.nn.Module
+        A model of the same architecture; its parameters are overwritten.
+    optimizer : torch.optim.Optimizer, optional
+        Built on `model`'s parameters; its state is overwritten.
+    map_location : str or torch.device, default "cpu"
+        Where the tensors are loaded, whichever device saved them. Loading
+        into a model copies them to the model's device anyway.
+    restore_rng : bool, default True
+        Restore PyTorch's random number generators, so that shuffling and
+        dropout continue as in the run that was saved.
+
+    Returns
+    -------
+    int
+        The epochs done when the checkpoint was saved.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no file at `path`.
+    ValueError
+        If the file is not a checkpoint of :func:`save_checkpoint`, or
+        :func:`torch.load` refuses it.
+    RuntimeError
+        From :meth:`~torch.nn.Module.load_state_dict`, if the model's
+        parameter names or shapes differ from the saved ones.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> model = torch.nn.Linear(2, 1)
+    >>> sgd = torch.optim.SGD(model.parameters(), lr=0.1)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = save_checkpoint(f"{folder}/run.pt", model, sgd, epoch=3)
+    ...     load_checkpoint(path, torch.nn.Linear(2, 1))
+    3
+    >>> load_checkpoint("no-such-file.pt", model)
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: [Errno 2] no checkpoint at this path: 'no-such-file.pt'
+    """
+    source = _check_path(path)
+    _check_model(model)
+    if optimizer is not None:
+        _check_optimizer(optimizer)
+    if not source.is_file():
+        raise FileNotFoundError(errno.ENOENT, "no checkpoint at this path", str(source))
+    try:
+        checkpoint = torch.load(source, map_location=map_location, weights_only=True)
+    except Exception as error:  # an unpickling error, a zip error, ...
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        raise ValueError(
+            f"{str(source)!r} is not a checkpoint: torch.load refused it "
+            f"({type(error).__name__}: {first_line})"
+        ) from error
+    if (
+        not isinstance(checkpoint, dict)
+        or checkpoint.get("format") != CHECKPOINT_FORMAT
+    ):
+        if isinstance(checkpoint, dict):
+            found = f"a dict with keys {', '.join(map(str, list(checkpoint)[:4]))}"
+            if len(checkpoint) > 4:
+                found += ", ..."
+        else:
+            found = f"a {type(checkpoint).__name__}"
+        raise ValueError(
+            f"{str(source)!r} is not a checkpoint of save_checkpoint: it holds "
+            f"{found}; expected the keys {', '.join(_KEYS)}"
+        )
+    model.load_state_dict(checkpoint["model"])
+    if optimizer is not None:
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    if restore_rng:
+        # Generator states are CPU tensors, whatever map_location moved them to.
+        torch.set_rng_state(checkpoint["rng"]["cpu"].to("cpu"))
+        if "cuda" in checkpoint["rng"] and torch.cuda.is_available():
+            torch.cuda.set_rng_state_all(
+                [state.to("cpu") for state in checkpoint["rng"]["cuda"]]
+            )
+    epoch: int = checkpoint["epoch"]
+    return epoch

@@ -1,0 +1,155 @@
+"""The small networks the training pages build, train, save and distribute.
+
+- :class:`NeuralNetwork`: two hidden layers of 30 and 20 units with ReLU, as
+  in the source texts; with 50 inputs and 3 outputs it has 2,213 parameters.
+- :class:`MLP`: the same kind of network with hidden sizes of your choice,
+  used for the handwritten digits.
+- :func:`count_parameters`: how many numbers training will adjust.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+
+import torch
+
+__all__ = ["MLP", "NeuralNetwork", "count_parameters"]
+
+
+def _check_size(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int; got {type(value).__name__} {value!r}")
+    if value < 1:
+        raise ValueError(f"{name} must be at least 1; got {value}")
+    return value
+
+
+class MLP(torch.nn.Module):
+    """A multilayer perceptron: linear layers with ReLU between them.
+
+    The last layer has no activation: the network returns *logits*, which
+    :func:`torch.nn.functional.cross_entropy` and :func:`torch.softmax` take.
+
+    Parameters
+    ----------
+    num_inputs : int
+        Features per sample.
+    hidden_sizes : sequence of int
+        Units in each hidden layer, in order; may be empty.
+    num_outputs : int
+        Classes (logits per sample).
+
+    Raises
+    ------
+    TypeError
+        If a size is not an int.
+    ValueError
+        If a size is below 1.
+
+    Examples
+    --------
+    >>> model = MLP(64, [32], 10)
+    >>> model(torch.zeros(5, 64)).shape
+    torch.Size([5, 10])
+    >>> MLP(64, [0], 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: hidden_sizes[0] must be at least 1; got 0
+    """
+
+    def __init__(
+        self, num_inputs: int, hidden_sizes: Sequence[int], num_outputs: int
+    ) -> None:
+        super().__init__()
+        sizes = [_check_size("num_inputs", num_inputs)]
+        sizes += [
+            _check_size(f"hidden_sizes[{i}]", size)
+            for i, size in enumerate(hidden_sizes)
+        ]
+        sizes.append(_check_size("num_outputs", num_outputs))
+        layers: list[torch.nn.Module] = []
+        for fan_in, fan_out in pairwise(sizes):
+            layers += [torch.nn.Linear(fan_in, fan_out), torch.nn.ReLU()]
+        self.num_inputs = sizes[0]
+        self.layers = torch.nn.Sequential(*layers[:-1])  # no ReLU after the output
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Return the logits, shape ``(batch, num_outputs)``.
+
+        Raises
+        ------
+        ValueError
+            If `x` does not have ``num_inputs`` features in its last dimension.
+        """
+        if x.dim() == 0 or x.shape[-1] != self.num_inputs:
+            raise ValueError(
+                f"expected inputs with {self.num_inputs} features in the last "
+                f"dimension; got shape {tuple(x.shape)}"
+            )
+        logits: torch.Tensor = self.layers(x)
+        return logits
+
+
+class NeuralNetwork(MLP):
+    """The source texts' network: hidden layers of 30 and 20 units.
+
+    Its modules are those of the texts, so that ``print(model)`` and a saved
+    :meth:`~torch.nn.Module.state_dict` (keys ``layers.0.weight`` ...) look
+    the same.
+
+    Parameters
+    ----------
+    num_inputs : int
+        Features per sample.
+    num_outputs : int
+        Classes.
+
+    Examples
+    --------
+    >>> model = NeuralNetwork(50, 3)
+    >>> count_parameters(model)
+    2213
+    >>> tuple(model.layers[0].weight.shape)
+    (30, 50)
+    """
+
+    def __init__(self, num_inputs: int, num_outputs: int) -> None:
+        super().__init__(num_inputs, [30, 20], num_outputs)
+
+
+def count_parameters(model: torch.nn.Module, trainable_only: bool = True) -> int:
+    """Count the numbers in a model's parameters.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        Any module.
+    trainable_only : bool, default True
+        Count only parameters with ``requires_grad=True``, which an
+        optimiser will change.
+
+    Returns
+    -------
+    int
+        The total number of elements.
+
+    Raises
+    ------
+    TypeError
+        If `model` is not a :class:`torch.nn.Module`.
+
+    Examples
+    --------
+    >>> layer = torch.nn.Linear(3, 2)
+    >>> count_parameters(layer)
+    8
+    >>> _ = layer.bias.requires_grad_(False)
+    >>> count_parameters(layer), count_parameters(layer, trainable_only=False)
+    (6, 8)
+    """
+    if not isinstance(model, torch.nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module; got {type(model).__name__}")
+    return sum(
+        p.numel() for p in model.parameters() if p.requires_grad or not trainable_only
+    )
