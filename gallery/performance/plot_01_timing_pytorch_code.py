@@ -160,9 +160,9 @@ torch.testing.assert_close(python_sum(subset), torch.sum(subset), rtol=1e-13, at
 a16 = torch.randn(300, 200, dtype=torch.bfloat16)
 b16 = torch.randn(200, 100, dtype=torch.bfloat16)
 with threadpool_limits(limits=1):
-    start = time.perf_counter()
+    tic = time.perf_counter()
     a16 @ b16
-    first_call = time.perf_counter() - start
+    first_call = time.perf_counter() - tic
 later = benchmark(partial(torch.matmul, a16, b16), label="later calls", threads=1)
 print(f"first call: {format_time(first_call)}")
 print(later)
@@ -191,10 +191,10 @@ else:
     b_gpu = torch.randn(4096, 4096, device=device)
     a_gpu @ b_gpu  # warm-up
     synchronize(device)
-    start = time.perf_counter()
+    tic = time.perf_counter()
     for _ in range(10):
         a_gpu @ b_gpu
-    naive = (time.perf_counter() - start) / 10
+    naive = (time.perf_counter() - tic) / 10
     synchronize(device)
     timed = benchmark(
         partial(torch.matmul, a_gpu, b_gpu), label="n=4096", device=device

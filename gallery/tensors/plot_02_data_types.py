@@ -469,15 +469,15 @@ assert loop_errors[torch.float32] > 5 * vectorised
 sample = numbers32[: 10**4]
 loop_times, sum_times = [], []
 for _ in range(3):
-    start = time.perf_counter()
+    tic = time.perf_counter()
     total = 0
     for i in range(len(sample)):
         total += sample[i]
-    loop_times.append(time.perf_counter() - start)
-    start = time.perf_counter()
+    loop_times.append(time.perf_counter() - tic)
+    tic = time.perf_counter()
     for _ in range(100):  # one call is too short to time on its own
         vectorised_total = torch.sum(sample)
-    sum_times.append((time.perf_counter() - start) / 100)
+    sum_times.append((time.perf_counter() - tic) / 100)
 loop_time, sum_time = statistics.median(loop_times), statistics.median(sum_times)
 print("measured on the machine that built this page:")
 print(f"Python loop {loop_time * 1e3:8.2f} ms")

@@ -288,9 +288,9 @@ digits_test = DataLoader(
 mlp = MLP(64, [64], 10).to(device)
 sgd = torch.optim.SGD(mlp.parameters(), lr=0.1, momentum=0.9)
 
-start = time.perf_counter()
+tic = time.perf_counter()
 history = fit(mlp, digits_train, sgd, epochs=20, eval_loader=digits_test, device=device)
-seconds = time.perf_counter() - start
+seconds = time.perf_counter() - tic
 print(f"training took {seconds:.1f} s on the machine that built this page")
 
 # sphinx_gallery_start_ignore
