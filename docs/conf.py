@@ -29,6 +29,7 @@ extensions = [
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
     "html_tuning",  # docs/_ext: only the assets a page uses; accessibility
+    "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
 ]
 
 # Sphinx-Gallery writes a notebook beside every page it generates; those are

@@ -11,6 +11,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
+import tutorial_utils
 from sitebuild import FIRST_PAGE, ROOT, SCRIPTS, copy_sources, page_of, sphinx_build
 
 pytestmark = pytest.mark.docs
@@ -22,6 +23,7 @@ def test_each_page_has_output_figures_and_downloads(site: Path, script: Path) ->
     assert page.is_file(), f"no page for {script.name}"
     html = page.read_text()
     assert "sphx-glr-script-out" in html, "the page shows no captured output"
+    assert "sphx-glr-install-note" in html, "the download block says what to install"
     assert f"sphx_glr_{script.stem}_001.png" in html, "the page has no figure"
     for suffix in (".py", ".ipynb"):
         links = re.findall(rf'href="([^"]*{re.escape(script.stem + suffix)})"', html)
@@ -34,6 +36,11 @@ def test_landing_page_and_api_reference(site: Path) -> None:
     index = (site / "index.html").read_text()
     assert "sd-card" in index, "the landing page has a card per section"
     assert "auto_examples/tensors/index.html" in index
+    # The helper package is offered as a wheel, and the landing page says so.
+    wheel = f"tutorial_utils-{tutorial_utils.__version__}-py3-none-any.whl"
+    assert (site / wheel).is_file(), f"the build did not publish {wheel}"
+    assert f'href="{wheel}"' in index
+    assert f"pip install {wheel}" in re.sub(r"<[^>]+>", "", index)
     api = (site / "api.html").read_text()
     for helper in (
         "pick_device",

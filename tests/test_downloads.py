@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import ROOT, SCRIPTS, page_of
+from sitebuild import SCRIPTS, page_of
 
 pytestmark = pytest.mark.docs
 
@@ -40,8 +40,13 @@ def pinned_requirements() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def reader_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new environment with only this package and a notebook kernel in it."""
+def reader_python(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new environment with only this package and a notebook kernel in it.
+
+    The package comes from the wheel the site offers, as a reader gets it.
+    """
+    wheels = sorted(site.glob("tutorial_utils-*-py3-none-any.whl"))
+    assert len(wheels) == 1, f"the site should offer one wheel: {wheels}"
     venv = tmp_path_factory.mktemp("reader") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -58,7 +63,7 @@ def reader_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
             *pinned_requirements(),
             "ipykernel",
             "nbclient",
-            str(ROOT),
+            str(wheels[0]),
         ],
         check=True,
         timeout=1200,

@@ -351,7 +351,7 @@ def _is_current(path: Path, version: str) -> bool:
 
 
 def make_inventories(app: Sphinx, config: Config) -> None:
-    folder = Path(app.doctreedir).parent / "inventories"
+    folder = Path(app.outdir).parent / "inventories"
     # Walking torch takes seconds: an inventory is rewritten only when the
     # package's version or these naming rules change.
     rules = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
