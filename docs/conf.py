@@ -11,6 +11,8 @@ import tutorial_utils
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "_ext"))
 
+from package_wheel import notebook_first_cell
+
 project = "PyTorch from the foundations"
 author = "The PyTorch foundations tutorial authors"
 copyright = f"2026, {author}"
@@ -76,6 +78,13 @@ sphinx_gallery_conf = {
     # docs/_ext/gallery_hooks.py writes execution_times.rst instead (no CDN).
     "write_computation_times": False,
     "promote_jupyter_magic": False,
+    # A downloaded notebook installs the helper wheel where it is missing.
+    # The published site's address, when the host names it, lets the cell
+    # fetch the wheel from there.
+    "first_notebook_cell": notebook_first_cell(
+        os.environ.get("READTHEDOCS_CANONICAL_URL", "")
+        or os.environ.get("DOCS_SITE_URL", "")
+    ),
 }
 
 # -- MyST and myst-nb --------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,13 @@ GALLERY = ROOT / "gallery"
 SCRIPTS = sorted(GALLERY.rglob("plot_*.py"))
 #: The page every site-wide test opens: the first page of the first section.
 FIRST_PAGE = GALLERY / "tensors" / "plot_01_creating_tensors.py"
+
+#: What a page must never say: readers never see the study notes the site grew from.
+NOTES = re.compile(
+    r"\b(?:the|these|those|my|our|original) notes\b|\bsource texts?\b"
+    r"|\bnotes (?:this|the) site\b|\bstudy notes\b",
+    re.IGNORECASE,
+)
 
 GENERATED = (
     "_build",

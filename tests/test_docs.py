@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import html
 import re
+import subprocess
 import sys
 from html.parser import HTMLParser
 from pathlib import Path
@@ -12,7 +14,15 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 import tutorial_utils
-from sitebuild import FIRST_PAGE, ROOT, SCRIPTS, copy_sources, page_of, sphinx_build
+from sitebuild import (
+    FIRST_PAGE,
+    NOTES,
+    ROOT,
+    SCRIPTS,
+    copy_sources,
+    page_of,
+    sphinx_build,
+)
 
 pytestmark = pytest.mark.docs
 
@@ -122,6 +132,92 @@ def test_no_broken_internal_link_or_anchor(site: Path) -> None:
                 if unquote(parts.fragment) not in ids:
                     broken.append(f"{page.relative_to(site)}: {link} (no such anchor)")
     assert not broken, "broken links:\n" + "\n".join(sorted(broken))
+
+
+def _visible_text(page: Path) -> str:
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", page.read_text(), flags=re.DOTALL)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", text)))
+
+
+def test_no_rendered_page_or_download_mentions_the_notes(site: Path) -> None:
+    mentions = []
+    for path in sorted(site.rglob("*")):
+        if path.suffix == ".html":
+            text = _visible_text(path)
+        elif path.suffix in {".py", ".ipynb"}:
+            text = path.read_text()
+        else:
+            continue
+        mentions += [
+            f"{path.relative_to(site)}: ...{text[max(m.start() - 40, 0) : m.end() + 40]}..."
+            for m in NOTES.finditer(text)
+        ]
+    assert not mentions, "readers never see the notes:\n" + "\n".join(mentions)
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
+def test_downloaded_script_has_no_hidden_checks(site: Path, script: Path) -> None:
+    page = page_of(site, script)
+    link = re.findall(rf'href="([^"]*{re.escape(script.stem)}\.py)"', page.read_text())
+    downloaded = (page.parent / link[0]).resolve().read_text()
+    assert "sphinx_gallery_" not in downloaded, "the .py download shows hidden checks"
+    if "sphinx_gallery_start_ignore" in script.read_text():
+        assert downloaded != script.read_text()
+
+
+def test_glossary_terms_are_linked_from_the_pages(site: Path) -> None:
+    glossary = (site / "glossary.html").read_text()
+    terms = re.findall(r'<dt id="(term-[^"]+)"', glossary)
+    assert len(terms) >= 17, f"the glossary has only {len(terms)} terms"
+    pages = [
+        page.read_text()
+        for page in site.rglob("*.html")
+        if page.name != "glossary.html" and "_build" not in page.parts
+    ]
+    unlinked = [
+        term
+        for term in terms
+        if not any(f"glossary.html#{term}" in text for text in pages)
+    ]
+    assert not unlinked, f"glossary terms no page links to: {unlinked}"
+
+
+def test_hidden_blocks_are_stripped_and_notebooks_install_the_helpers(
+    tmp_path: Path,
+) -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from gallery_hooks import strip_hidden_blocks
+        from package_wheel import notebook_first_cell
+    finally:
+        sys.path.pop(0)
+    page = (
+        "x = 1\n\n# sphinx_gallery_start_ignore\nassert x == 1\n"
+        "# sphinx_gallery_end_ignore\n\n# %%\nfor i in range(2):\n    y = i\n"
+        "    # sphinx_gallery_start_ignore\n    assert y == i\n"
+        "    # sphinx_gallery_end_ignore\nprint(y)\n"
+        "# sphinx_gallery_thumbnail_number = 2\n"
+    )
+    assert strip_hidden_blocks(page) == (
+        "x = 1\n\n# %%\nfor i in range(2):\n    y = i\nprint(y)\n"
+    )
+    # Without the package (-S: no site-packages) and without the wheel, the
+    # notebook's first cell stops and says exactly what to run.
+    cell = tmp_path / "cell.py"
+    cell.write_text(notebook_first_cell())
+    result = subprocess.run(
+        [sys.executable, "-S", str(cell)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wheel = f"tutorial_utils-{tutorial_utils.__version__}-py3-none-any.whl"
+    assert result.returncode != 0
+    assert f"python -m pip install {wheel}" in result.stderr
+    assert "https://example.org/site/" + wheel in notebook_first_cell(
+        "https://example.org/site/"
+    )
 
 
 def test_helper_digest_follows_imports(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sitebuild import GALLERY, SCRIPTS
+from sitebuild import GALLERY, NOTES, ROOT, SCRIPTS
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 
@@ -59,3 +59,47 @@ def test_page_follows_the_layout(script: Path) -> None:
     assert len(title.split()) <= 6, f"title {title!r} is longer than six words"
     assert len(docstring.group(2)) == len(title)
     assert "environment_summary(" in source, "a page prints what produced its numbers"
+
+
+#: A page a reader finishes: longer than this is two pages.
+MAX_LINES = 400
+_HEADING_UNDERLINE = re.compile(r"^# ([-=~^\"'`*+#])\1{2,}$", re.MULTILINE)
+
+
+def sections(source: str) -> list[str]:
+    """The page cut at its headings: the text before the first, then one per heading."""
+    return _HEADING_UNDERLINE.split(source)[::2]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
+def test_page_is_short_with_few_hidden_checks(script: Path) -> None:
+    source = script.read_text()
+    lines = source.count("\n")
+    assert lines <= MAX_LINES, f"{script.name} has {lines} lines; split it in two"
+    starts = source.count("# sphinx_gallery_start_ignore")
+    assert starts == source.count("# sphinx_gallery_end_ignore"), "unbalanced"
+    for number, section in enumerate(sections(source)):
+        hidden = section.count("# sphinx_gallery_start_ignore")
+        assert hidden <= 1, (
+            f"section {number} of {script.name} has {hidden} hidden blocks; check "
+            "in plain sight, or gather the section's hidden checks in one block"
+        )
+
+
+def test_sections_are_found() -> None:
+    page = "intro\n# A\n# ---\nx\n# B\n# ~~~\ny\n"
+    assert sections(page) == ["intro\n# A\n", "\nx\n# B\n", "\ny\n"]
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
+def test_page_links_the_glossary_and_never_mentions_the_notes(script: Path) -> None:
+    source = script.read_text()
+    assert ":term:`" in source, f"{script.name} links no term to the glossary"
+    found = NOTES.search(source)
+    assert not found, f"{script.name} mentions the notes: {found.group(0)!r}"
+
+
+def test_helpers_never_mention_the_notes() -> None:
+    for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "docs").glob("*.md")]:
+        found = NOTES.search(path.read_text())
+        assert not found, f"{path.name} mentions the notes: {found.group(0)!r}"

@@ -11,6 +11,12 @@
   run it again when the hash changes.
 - Figures are stored as 256-colour PNGs (:func:`shrink_figures`): plots
   have few colours, and a page with several figures stays light to load.
+- A page's hidden checks (``# sphinx_gallery_start_ignore`` ...
+  ``# sphinx_gallery_end_ignore``) are left out of the rendered page and the
+  notebook by Sphinx-Gallery, but its ``.py`` download is a verbatim copy of
+  the script. :func:`strip_downloads` removes them, and Sphinx-Gallery's
+  configuration comments, from the published ``.py`` files, so a download
+  reads like the page.
 - A page must run in well under ``gallery_budget_seconds`` (15 s by default)
   on two CPU cores. After the gallery is generated, every example whose last
   measured run took longer is reported as a warning, which fails the strict
@@ -132,6 +138,43 @@ def shrink_figures(app: Sphinx) -> None:
             palette.save(png, optimize=True)
 
 
+_HIDDEN_BLOCK = re.compile(
+    r"\n*[ \t]*# sphinx_gallery_start_ignore\b.*?# sphinx_gallery_end_ignore[^\n]*",
+    re.DOTALL,
+)
+_CONFIG_COMMENT = re.compile(r"^# sphinx_gallery_\w+ *=.*\n", re.MULTILINE)
+
+
+def strip_hidden_blocks(source: str) -> str:
+    """`source` without hidden-check blocks and Sphinx-Gallery config comments.
+
+    A block and the blank lines before it go, so the code around it keeps
+    the spacing it had.
+    """
+    return _CONFIG_COMMENT.sub("", _HIDDEN_BLOCK.sub("", source))
+
+
+def strip_downloads(app: Sphinx, exception: Exception | None) -> None:
+    """Remove hidden blocks from the gallery's published ``.py`` downloads.
+
+    Sphinx copies every download into ``_downloads/`` again on each build
+    (``builder.copy_download_files``), so this runs after every build.
+    """
+    if exception is not None or app.builder.format != "html":
+        return
+    names = {
+        script.name
+        for examples in app.config.sphinx_gallery_conf["examples_dirs"]
+        for script in (Path(app.srcdir) / examples).resolve().rglob("plot_*.py")
+    }
+    for download in sorted(Path(app.outdir, "_downloads").rglob("*.py")):
+        if download.name in names:
+            text = download.read_text()
+            stripped = strip_hidden_blocks(text)
+            if stripped != text:
+                download.write_text(stripped)
+
+
 def _costs(app: Sphinx) -> list[tuple[Path, float]]:
     """Each existing gallery script (in the output tree) and its last run time."""
     src = Path(app.srcdir)
@@ -223,4 +266,5 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("builder-inited", shrink_figures, priority=800)
     app.connect("builder-inited", write_execution_times, priority=850)
     app.connect("builder-inited", check_budget, priority=900)
+    app.connect("build-finished", strip_downloads)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

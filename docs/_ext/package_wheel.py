@@ -77,6 +77,41 @@ def requirement_names() -> list[str]:
     ]
 
 
+def notebook_first_cell(site_url: str = "") -> str:
+    """The code cell every downloaded notebook opens with: get the helpers.
+
+    A notebook runs wherever the reader opens it, often in an environment
+    without ``tutorial_utils``. The cell does nothing when the package is
+    importable; otherwise it installs the wheel from the notebook's folder,
+    or from `site_url` (the published site's address, when the build knows
+    it), and else stops with the exact command to run.
+    """
+    wheel = wheel_name()
+    url = f"{site_url.rstrip('/')}/{wheel}" if site_url else ""
+    return f"""\
+# This notebook uses tutorial_utils, the site's helper package. Where it is not
+# installed, this cell installs it, with PyTorch and the packages it needs,
+# from {wheel}
+# in this folder (download it from the site's landing page){", else from the site" if url else ""}.
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+if importlib.util.find_spec("tutorial_utils") is None:
+    wheel = Path("{wheel}")
+    source = str(wheel) if wheel.is_file() else "{url}"
+    if not source:
+        raise ModuleNotFoundError(
+            "tutorial_utils is not installed. Download {wheel} "
+            "from the site's landing page into this folder and run this cell again, "
+            "or run: python -m pip install {wheel}"
+        )
+    subprocess.check_call([sys.executable, "-m", "pip", "install", source])
+    importlib.invalidate_caches()
+"""
+
+
 def install_note(wheel_href: str, script: str) -> str:
     """The HTML under a gallery page's download buttons: what to install."""
     wheel = html.escape(wheel_name())
