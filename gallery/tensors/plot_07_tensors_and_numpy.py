@@ -2,9 +2,10 @@
 Tensors and NumPy
 =================
 
-Move data between NumPy and PyTorch without surprises: know when the two
-share memory and when they copy, which dtype you get, and how to convert a
-tensor that lives on a GPU or takes part in automatic differentiation.
+Move data between NumPy and PyTorch without surprises: know when a
+:term:`tensor` and an array share memory and when they copy, which
+:term:`dtype` you get, and how to convert a tensor that lives on a GPU or
+takes part in automatic differentiation.
 """
 
 # %%
@@ -13,21 +14,22 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import draw_tensors, draw_views
 
-device = pick_device()
-print(environment_summary(device))
+print(environment_summary())
 
 # %%
 # ``from_numpy`` and ``.numpy()`` share memory
 # --------------------------------------------
-# :func:`torch.from_numpy` wraps a NumPy array's memory in a tensor, and
-# :meth:`torch.Tensor.numpy` wraps a CPU tensor's memory in an array. Neither
-# copies: there is one buffer with two names. :func:`numpy.shares_memory`
-# checks it, and so does comparing the address of the first element
-# (:meth:`~torch.Tensor.data_ptr` against the array's ``ctypes.data``).
+# :func:`torch.from_numpy` (first met in
+# :ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py`) wraps a
+# NumPy array's memory in a tensor, and :meth:`torch.Tensor.numpy` wraps a CPU
+# tensor's memory (its :term:`storage`) in an array; the sections below show
+# the tensors it refuses. Neither copies: there is one buffer with two
+# names. :func:`numpy.shares_memory` checks it, and so does comparing the
+# address of the first element (:meth:`~torch.Tensor.data_ptr` against the
+# array's ``ctypes.data``).
 array = np.arange(6, dtype=np.float32).reshape(2, 3)
 tensor = torch.from_numpy(array)
 back = tensor.numpy()
@@ -41,17 +43,12 @@ tensor[1, 2] = -1  # through PyTorch
 print(array)
 print(tensor)
 
-# sphinx_gallery_start_ignore
-assert tensor[0, 1] == 10
-assert array[1, 2] == -1
-assert back[0, 1] == 10
-# sphinx_gallery_end_ignore
-
 # %%
 # In the picture the cell written through NumPy is orange and the one
 # written through PyTorch green; both show in both, because both names read
 # the same six numbers. (The drawing helper draws tensors, so the left panel
-# wraps the array once more with ``from_numpy``: a third name for the buffer.)
+# wraps the array once more with ``from_numpy``: one more name for the same
+# buffer.)
 written = torch.zeros(2, 3, dtype=torch.long)
 written[0, 1], written[1, 2] = 1, 2
 draw_tensors(
@@ -77,17 +74,17 @@ print(
 )
 
 # sphinx_gallery_start_ignore
-assert array[0].tolist() == [1, 11, 3]
+assert back[0, 1] == 11  # back, the third name, saw the writes too
 assert tensor[0].tolist() == [2, 12, 4]
-assert not np.shares_memory(tensor.numpy(), array)
 # sphinx_gallery_end_ignore
 
 # %%
 # Strides: bytes in NumPy, elements in PyTorch
 # --------------------------------------------
-# A NumPy array has strides too, counted in bytes where PyTorch counts
-# elements. ``from_numpy`` keeps them, so a transposed array becomes a
-# transposed, non-contiguous tensor over the same buffer, no copy made:
+# A NumPy array has :term:`strides <stride>` too, counted in bytes where
+# PyTorch counts elements. ``from_numpy`` converts them, so a transposed
+# array becomes a transposed, non-:term:`contiguous` tensor over the same
+# buffer, no copy made:
 tensor = torch.from_numpy(array)
 flipped = torch.from_numpy(array.T)
 print("array.strides (bytes):      ", array.strides)
@@ -95,16 +92,12 @@ print("tensor.stride() (elements): ", tensor.stride())
 print("array.T.strides (bytes):    ", array.T.strides)
 print("flipped.stride() (elements):", flipped.stride())
 print("flipped reads the array's memory:", flipped.data_ptr() == array.ctypes.data)
-
-# sphinx_gallery_start_ignore
-assert tuple(s // array.itemsize for s in array.strides) == tensor.stride()
-assert flipped.stride() == tensor.stride()[::-1]
-assert not flipped.is_contiguous()
-# sphinx_gallery_end_ignore
+print("flipped is contiguous:", flipped.is_contiguous())
 
 # %%
-# Drawn as windows onto their storage (see the page on views and strides),
-# both read the array's buffer, in two orders:
+# Drawn as :term:`views <view>` of their storage (see
+# :ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`), both
+# read the array's buffer, in two orders:
 draw_views(
     [tensor, flipped],
     ["tensor = torch.from_numpy(array)", "flipped = torch.from_numpy(array.T)"],
@@ -114,20 +107,35 @@ plt.show()
 
 # %%
 # One kind of stride NumPy has and PyTorch does not: a negative one, as in
-# a reversed array. ``from_numpy`` refuses it, and the message says what to
-# do: copy the array first, so that it gets a memory of its own.
+# a reversed array. ``from_numpy`` refuses it with a :class:`ValueError`, and
+# so do :func:`torch.tensor` and :func:`torch.as_tensor`. The message says
+# what to do: copy the array first, which lays it out with positive strides.
 try:
     torch.from_numpy(array[:, ::-1])
 except ValueError as error:
     print(error)
 print(torch.from_numpy(array[:, ::-1].copy()))
 
+# sphinx_gallery_start_ignore
+itemsize = array.itemsize
+assert tuple(s // itemsize for s in array.strides) == tensor.stride()
+assert tuple(s // itemsize for s in array.T.strides) == flipped.stride()
+for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
+    refused = False
+    try:
+        convert(array[:, ::-1])
+    except ValueError:
+        refused = True
+    assert refused, convert.__name__
+assert all(s > 0 for s in array[:, ::-1].copy().strides)
+# sphinx_gallery_end_ignore
+
 # %%
 # ``torch.tensor`` copies; ``torch.as_tensor`` shares when it can
 # ---------------------------------------------------------------
 # :func:`torch.tensor` always copies. :func:`torch.as_tensor` shares the
 # array's memory when the tensor can use it as it is (same dtype, on the
-# CPU) and copies only when it must, here to convert to ``float32``:
+# CPU) and copies when it cannot, here to convert to ``float32``:
 source = np.array([1.0, 2.0, 3.0])
 made = {
     "torch.tensor(source)": torch.tensor(source),
@@ -142,31 +150,27 @@ for name, made_tensor in made.items():
     print(f"{name:39} {made_tensor.dtype}  shares memory: {shares}")
 
 # sphinx_gallery_start_ignore
-assert not np.shares_memory(made["torch.tensor(source)"].numpy(), source)
-assert np.shares_memory(made["torch.as_tensor(source)"].numpy(), source)
-assert not np.shares_memory(
-    made["torch.as_tensor(source, dtype=float32)"].numpy(), source
-)
-assert np.shares_memory(made["torch.from_numpy(source)"].numpy(), source)
+for numpy_dtype in (np.float32, np.float64, np.int64, np.bool_):
+    data = np.zeros(3, dtype=numpy_dtype)
+    assert not np.shares_memory(torch.tensor(data).numpy(), data)
+    assert np.shares_memory(torch.as_tensor(data).numpy(), data)
+    converted = torch.as_tensor(data, dtype=torch.float16)
+    assert not np.shares_memory(converted.numpy(), data)
 # sphinx_gallery_end_ignore
 
 # %%
 # Dtypes: NumPy's ``float64``, PyTorch's ``float32``
 # --------------------------------------------------
-# NumPy makes 64-bit floats by default, PyTorch 32-bit floats, the precision
-# neural networks use. A tensor made from an array keeps the array's dtype,
-# and an array made from a tensor keeps the tensor's:
-print("np.array([0.5, 1.5]):      ", np.array([0.5, 1.5]).dtype)
-print("torch.tensor([0.5, 1.5]):  ", torch.tensor([0.5, 1.5]).dtype)
-print("torch.from_numpy(float64): ", torch.from_numpy(np.array([0.5, 1.5])).dtype)
-print("torch.ones(2).numpy():     ", torch.ones(2).numpy().dtype)
-
-# sphinx_gallery_start_ignore
-assert np.array([0.5, 1.5]).dtype == np.float64
-assert torch.tensor([0.5, 1.5]).dtype == torch.float32
-assert torch.from_numpy(np.array([0.5, 1.5])).dtype == torch.float64
-assert torch.ones(2).numpy().dtype == np.float32
-# sphinx_gallery_end_ignore
+# NumPy makes 64-bit floats by default; PyTorch makes 32-bit ones, its
+# default dtype (:func:`torch.get_default_dtype`; see
+# :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`). A tensor made
+# from an array keeps the array's dtype, whichever function makes it (unless
+# you pass ``dtype=``), and an array made from a tensor keeps the tensor's:
+print("np.array([0.5, 1.5]):        ", np.array([0.5, 1.5]).dtype)
+print("torch.tensor([0.5, 1.5]):    ", torch.tensor([0.5, 1.5]).dtype)
+print("torch.from_numpy(float64):   ", torch.from_numpy(np.array([0.5, 1.5])).dtype)
+print("torch.tensor(float64 array): ", torch.tensor(np.array([0.5, 1.5])).dtype)
+print("torch.ones(2).numpy():       ", torch.ones(2).numpy().dtype)
 
 # %%
 # That difference is where mixing them fails: data made with NumPy meets
@@ -184,78 +188,155 @@ except RuntimeError as error:
 print((features.float() @ weights).dtype)
 
 # %%
-# A tensor on a GPU must come to the CPU first
-# --------------------------------------------
-# NumPy arrays live in the computer's main memory, so ``.numpy()`` works on
-# CPU tensors only. On an accelerator, it raises a :class:`TypeError` that
-# says to copy the tensor to the CPU first with :meth:`~torch.Tensor.cpu`.
-on_device = torch.arange(3.0, device=device)
-if device.type == "cpu":
-    print("This page ran on the CPU, so the error cannot happen here.")
-else:
-    try:
-        on_device.numpy()
-    except TypeError as error:
-        print(error)
+# Some dtypes have no NumPy counterpart: ``bfloat16`` (a 16-bit float with
+# about ``float32``'s range) and the 8-bit float types. ``.numpy()`` refuses
+# them with a :class:`TypeError`; convert to a dtype NumPy has first:
+brain_floats = torch.ones(2, dtype=torch.bfloat16)
+try:
+    brain_floats.numpy()
+except TypeError as error:
+    print(error)
+print(repr(brain_floats.float().numpy()))
 
 # sphinx_gallery_start_ignore
-# The same check guards every device other than the CPU; the meta device
-# (shapes only, no memory) exists on every machine.
-meta_error = ""
-try:
-    torch.empty(1, device="meta").numpy()
-except TypeError as error:
-    meta_error = str(error)
-assert "Tensor.cpu()" in meta_error
+for numpy_dtype in (np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64):
+    assert torch.from_numpy(np.zeros(2, numpy_dtype)).numpy().dtype == numpy_dtype
+    assert torch.tensor(np.zeros(2, numpy_dtype)).numpy().dtype == numpy_dtype
+for call in (
+    lambda: features @ weights,
+    lambda: brain_floats.numpy(),
+    lambda: brain_floats.numpy(force=True),
+    lambda: torch.ones(1, dtype=torch.float8_e4m3fn).numpy(),
+):
+    refused = False
+    try:
+        call()
+    except (RuntimeError, TypeError):
+        refused = True
+    assert refused
+assert torch.finfo(torch.bfloat16).max > 0.99 * torch.finfo(torch.float32).max
 # sphinx_gallery_end_ignore
 
 # %%
-# The portable way works on every device: ``.cpu().numpy()`` copies from an
-# accelerator and, on the CPU, where ``.cpu()`` returns the tensor itself,
-# copies nothing. ``.numpy(force=True)`` does the same, and also detaches
-# (see below).
-print(on_device.cpu().numpy())
-print(on_device.numpy(force=True))
+# A tensor on a GPU must come to the CPU first
+# --------------------------------------------
+# NumPy arrays live in the computer's main memory (the *host* memory), and
+# NumPy cannot read a GPU's memory. So ``.numpy()`` works on CPU tensors
+# only: on a GPU tensor it raises a :class:`TypeError` that says to copy the
+# tensor to the CPU first with :meth:`~torch.Tensor.cpu`. That copy waits
+# (by default) until the GPU has finished computing the tensor, and the
+# array it gives is the host's own: writing to it leaves the GPU tensor
+# unchanged. On a machine with a CUDA or Apple (MPS) GPU, the cell below
+# shows the error and the copy.
+if torch.cuda.is_available():
+    gpu = torch.device("cuda")
+elif torch.backends.mps.is_available():
+    gpu = torch.device("mps")
+else:
+    gpu = None
+
+if gpu is not None:
+    on_gpu = torch.arange(3.0, device=gpu)
+    try:
+        on_gpu.numpy()
+    except TypeError as error:
+        print("TypeError:", error)
+    host = on_gpu.cpu().numpy()  # waits for the GPU, then copies
+    host[0] = 100.0
+    print("host copy:", host, " GPU tensor:", on_gpu.tolist())
+    assert on_gpu[0].item() == 0.0
+else:
+    print(f"No GPU here: torch {torch.__version__} sees neither CUDA nor MPS,")
+    print("so the GPU branch above did not run on this machine.")
+
+# %%
+# The check is the same for every device that is not the CPU, and one such
+# device exists in every build: ``meta``, whose tensors have a
+# :term:`shape` and a dtype but no data. It shows the message a GPU tensor
+# gets, with ``meta`` where a GPU would say ``cuda:0``:
+on_meta = torch.empty(3, device="meta")
+try:
+    on_meta.numpy()
+except TypeError as error:
+    print("TypeError:", error)
+
+# %%
+# ``.cpu().numpy()`` works on the CPU and on every GPU (not on ``meta``,
+# which has no data to copy). On a GPU ``.cpu()`` copies; on the CPU it
+# returns the tensor itself, so the array shares the tensor's memory and
+# writes to it reach the tensor. ``.numpy(force=True)`` does the same
+# in one call, and also detaches (next section).
+on_cpu = torch.arange(3.0)
+assert on_cpu.cpu() is on_cpu
+as_array = on_cpu.cpu().numpy()
+print("shares the CPU tensor's memory:", as_array.ctypes.data == on_cpu.data_ptr())
+print(on_cpu.numpy(force=True))
 
 # sphinx_gallery_start_ignore
-assert on_device.cpu().numpy().tolist() == [0.0, 1.0, 2.0]
-# force=True also detaches a tensor that requires grad.
-assert torch.ones(2, requires_grad=True).numpy(force=True).tolist() == [1.0, 1.0]
-if device.type == "cpu":
-    assert on_device.cpu() is on_device
-    assert on_device.numpy(force=True).ctypes.data == on_device.data_ptr()
+meta_error = ""
+try:
+    on_meta.numpy()
+except TypeError as error:
+    meta_error = str(error)
+assert "Use Tensor.cpu() to copy the tensor to host memory first" in meta_error
+assert on_cpu.numpy(force=True).ctypes.data == on_cpu.data_ptr()
+no_copy = False
+try:
+    on_meta.cpu()
+except NotImplementedError:
+    no_copy = True
+assert no_copy, "meta tensors have no data to copy"
 # sphinx_gallery_end_ignore
 
 # %%
 # A tensor that requires grad must be detached
 # --------------------------------------------
-# A tensor that records operations for automatic differentiation
-# (``requires_grad=True``, and everything computed from it) refuses
-# ``.numpy()``, because NumPy cannot carry that record.
-# :meth:`~torch.Tensor.detach` returns a tensor over the same memory that
-# records nothing:
+# A tensor with ``requires_grad=True`` is part of the
+# :term:`computational graph` that autograd, PyTorch's automatic
+# differentiation, records to compute :term:`gradients <gradient>`, and so
+# is every tensor computed from it while recording is on (not under
+# :class:`torch.no_grad`). ``.numpy()`` refuses such a tensor with a
+# :class:`RuntimeError`: what NumPy did with the array would not be
+# recorded, and the gradients would silently miss it.
 w = torch.ones(3, requires_grad=True)
 try:
-    (w * 2).numpy()
+    w.numpy()
 except RuntimeError as error:
-    print(error)
-values = w.detach().numpy()
-print(values, " shares w's memory:", values.ctypes.data == w.data_ptr())
+    print("RuntimeError:", error)
+print("w * 2 requires grad:", (w * 2).requires_grad)
+with torch.no_grad():
+    print("w * 2 under no_grad requires grad:", (w * 2).requires_grad)
 
 # %%
-# Shared memory means the array follows the tensor: when training updates
-# the weights in place, an array taken with ``.detach().numpy()`` changes
-# too. Take a copy (``.detach().numpy().copy()``, or ``.detach().clone()``
-# first) to keep a snapshot.
+# :meth:`~torch.Tensor.detach` returns a tensor over the same memory that
+# records nothing, so ``.detach().numpy()`` copies nothing either;
+# ``.numpy(force=True)`` detaches for you.
+values = w.detach().numpy()
+print(values, " shares w's memory:", values.ctypes.data == w.data_ptr())
+print(w.numpy(force=True))
+
+# %%
+# Shared memory means the array follows the tensor: when an
+# :term:`optimiser` updates the weights in place, an array taken with
+# ``.detach().numpy()`` changes too. Take a copy
+# (``.detach().numpy().copy()``, or ``.detach().clone()`` first) to keep a
+# snapshot.
 snapshot = w.detach().numpy().copy()
 with torch.no_grad():
-    w += 0.5  # what an optimizer step does
+    w += 0.5  # an in-place update, as an optimiser step makes
 print("values:  ", values)
 print("snapshot:", snapshot)
 
 # sphinx_gallery_start_ignore
-assert values.tolist() == [1.5, 1.5, 1.5]
-assert snapshot.tolist() == [1.0, 1.0, 1.0]
+for tracked in (w, w * 2):
+    refused = False
+    try:
+        tracked.numpy()
+    except RuntimeError:
+        refused = True
+    assert refused
+assert np.shares_memory(values, w.detach().numpy())
+assert not np.shares_memory(snapshot, w.detach().numpy())
 # sphinx_gallery_end_ignore
 
 # %%
@@ -267,9 +348,11 @@ assert snapshot.tolist() == [1.0, 1.0, 1.0]
 # - Strides carry over (NumPy counts bytes, PyTorch elements); negative
 #   strides do not, so ``.copy()`` a reversed array first.
 # - NumPy defaults to ``float64``, PyTorch to ``float32``, and each side
-#   keeps the other's dtype: convert NumPy data with ``.float()``.
+#   keeps the other's dtype: convert NumPy data with ``.float()``. Dtypes
+#   NumPy lacks, such as ``bfloat16``, need converting before ``.numpy()``.
 # - ``.numpy()`` needs a CPU tensor that does not require grad:
-#   ``.detach().cpu().numpy()`` or ``.numpy(force=True)`` work everywhere.
+#   ``.detach().cpu().numpy()`` and ``.numpy(force=True)`` work on the CPU
+#   and on GPUs alike, copying from a GPU and sharing memory on the CPU.
 #
 # Next: :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`
 # follows what ``requires_grad`` records, and how gradients are computed
