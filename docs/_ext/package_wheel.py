@@ -124,7 +124,7 @@ def install_note(wheel_href: str, script: str) -> str:
         f'<div class="highlight"><pre>python -m pip install {wheel}</pre></div>'
         f"<p>It brings what the pages use ({html.escape(names)}). Then run "
         f"<code>python {html.escape(script)}</code>, or open the notebook in "
-        "Jupyter. The page picks a CUDA or Apple GPU when there is one.</p></div>"
+        "Jupyter. Its first line of output names the device it computes on.</p></div>"
     )
 
 

@@ -9,16 +9,15 @@ which copy, and why ``view`` sometimes fails where ``reshape`` works.
 """
 
 # %%
-# Every page starts by saying what computed it.
+# Every page starts by saying what computed it. The tensors on this page hold
+# a few numbers each, so it runs on the CPU whatever the machine has.
 import matplotlib.pyplot as plt
 import torch
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import draw_views
 
-device = pick_device()
-print(environment_summary(device))
+print(environment_summary("cpu"))
 
 # %%
 # Storage, size, stride and offset
