@@ -2,39 +2,43 @@
 Building a model
 ================
 
-Write a neural network as a :class:`torch.nn.Module`, count and inspect its
-parameters, run inputs through it with and without autograd, and turn its
-outputs into class probabilities.
+Write a neural network as a :class:`torch.nn.Module`, count its parameters by
+formula and by code, run inputs through it with and without autograd, turn
+its outputs into class probabilities, and move it to a GPU.
 """
 
 # %%
-# Every page starts by saying what computed it. The network on this page is
-# small enough that a GPU would only add the cost of copying, so the page
-# runs on the CPU, where the seeded numbers are the same on every machine.
+# Every page starts by saying what computed it. This page computes on the
+# CPU; its last section shows what changes on a GPU.
+import copy
+
 import matplotlib.pyplot as plt
 import torch
+import torch.nn.functional as F
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork as HelperNetwork
 from tutorial_utils.models import count_parameters
 from tutorial_utils.plotting import PALETTE
 
-device = pick_device("cpu")
+device = torch.device("cpu")
 print(environment_summary(device))
 
 # %%
 # A network is a class
 # --------------------
-# A model in PyTorch is a subclass of :class:`torch.nn.Module`. Its
-# ``__init__`` creates the layers and stores them as attributes, which
-# registers their parameters with the module; :meth:`~torch.nn.Module.forward`
-# says how an input flows through them. There is no ``backward`` to write:
-# autograd records the forward pass and differentiates it.
+# A model in PyTorch is an instance of a subclass of :class:`torch.nn.Module`.
+# Its ``__init__`` creates the layers and stores them as attributes, which
+# registers them, and their parameters, with the module;
+# :meth:`~torch.nn.Module.forward` says how an input flows through them.
+# There is no ``backward`` to write: autograd records the forward pass and
+# differentiates it.
 #
-# This one is a *multilayer perceptron*: two hidden layers of 30 and 20 units,
-# each a :class:`torch.nn.Linear` followed by a :class:`torch.nn.ReLU`, and a
-# linear output layer. :class:`torch.nn.Sequential` chains them in order.
+# This one is a *multilayer perceptron*: a chain of linear layers with a
+# nonlinearity between them. It has two *hidden* layers (neither input nor
+# output) of 30 and 20 *units* (outputs), each a :class:`torch.nn.Linear`
+# followed by a :class:`torch.nn.ReLU`, and a linear output layer.
+# :class:`torch.nn.Sequential` chains them in order.
 
 
 class NeuralNetwork(torch.nn.Module):
@@ -57,108 +61,87 @@ class NeuralNetwork(torch.nn.Module):
 
 
 # %%
-# An instance with 50 inputs and 3 outputs classifies 50-number samples into
-# three classes. Printing a module lists its sub-modules, numbered in the
-# order :class:`~torch.nn.Sequential` runs them.
+# An instance with 50 inputs and 3 outputs turns each sample of 50 numbers
+# into three scores, one per class. Seeding first fixes its random initial
+# weights. Printing a module lists its sub-modules, numbered in the order
+# :class:`~torch.nn.Sequential` runs them.
 torch.manual_seed(123)
 model = NeuralNetwork(50, 3)
 print(model)
 
-# sphinx_gallery_start_ignore
-as_printed_in_the_source_text = """NeuralNetwork(
-  (layers): Sequential(
-    (0): Linear(in_features=50, out_features=30, bias=True)
-    (1): ReLU()
-    (2): Linear(in_features=30, out_features=20, bias=True)
-    (3): ReLU()
-    (4): Linear(in_features=20, out_features=3, bias=True)
-  )
-)"""
-assert str(model) == as_printed_in_the_source_text
-# sphinx_gallery_end_ignore
-
 # %%
 # Counting parameters
 # -------------------
-# :meth:`~torch.nn.Module.parameters` yields every weight and bias tensor
-# of every layer. A parameter is *trainable* when its ``requires_grad`` is
-# ``True``, which is the default; the optimiser will change exactly those
-# numbers.
-num_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
-print("Total number of trainable model parameters:", num_params)
-
-# sphinx_gallery_start_ignore
-assert num_params == 2213
-# sphinx_gallery_end_ignore
-
-# %%
-# :meth:`~torch.nn.Module.named_parameters` says where they are: a linear
-# layer from ``n`` inputs to ``m`` outputs holds an ``m`` x ``n`` weight
-# matrix and ``m`` biases, so the three layers hold 50·30 + 30, 30·20 + 20
-# and 20·3 + 3 numbers. The ReLUs have none.
+# :meth:`~torch.nn.Module.named_parameters` yields every weight and bias
+# :term:`tensor` of every layer, with its name. A linear layer from ``n``
+# inputs to ``m`` outputs holds an ``m`` x ``n`` weight matrix and ``m``
+# biases; the ReLUs hold none.
 for name, parameter in model.named_parameters():
     print(f"{name:15} shape {tuple(parameter.shape)!s:9} {parameter.numel():5d}")
-
-# sphinx_gallery_start_ignore
-assert [p.numel() for p in model.parameters()] == [1500, 30, 600, 20, 60, 3]
-assert num_params == 50 * 30 + 30 + 30 * 20 + 20 + 20 * 3 + 3
-# sphinx_gallery_end_ignore
+assert not list(model.layers[1].parameters())  # a ReLU
 
 # %%
-# The count of trainable parameters changes when a layer is *frozen*, as
-# when fine-tuning only the last layer of a model;
+# So a linear layer has ``m·n + m`` parameters, and the network has the sum
+# over its three layers. The formula and PyTorch's own count agree, and more
+# than two thirds of the parameters sit in the first layer, where the inputs
+# are many:
+
+
+def linear_parameters(n, m):
+    """Weights and biases of a linear layer from n inputs to m outputs."""
+    return m * n + m
+
+
+by_formula = (
+    linear_parameters(50, 30) + linear_parameters(30, 20) + linear_parameters(20, 3)
+)
+num_params = sum(p.numel() for p in model.parameters())
+print("by formula:", by_formula, "| counted by PyTorch:", num_params)
+assert by_formula == num_params
+assert linear_parameters(50, 30) > 2 / 3 * num_params
+
+# %%
+# A parameter is *trainable* when its ``requires_grad`` is ``True``, the
+# default: the backward pass computes a :term:`gradient` for it, which an
+# :term:`optimiser` uses to update it. Setting it to ``False`` *freezes* the
+# parameter, as when fine-tuning only the last layer of a model; the count of
+# trainable parameters drops by the frozen layer's ``50·30 + 30``.
 # :func:`~tutorial_utils.models.count_parameters` counts either way.
 model.layers[0].requires_grad_(False)
-print("trainable with layer 0 frozen:", count_parameters(model))
+trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
+print("trainable with layer 0 frozen:", trainable)
 print("all parameters:               ", count_parameters(model, trainable_only=False))
+assert trainable == count_parameters(model) == num_params - linear_parameters(50, 30)
 model.layers[0].requires_grad_(True)
 
 # sphinx_gallery_start_ignore
-assert count_parameters(model) == num_params
-model.layers[0].requires_grad_(False)
-assert count_parameters(model) == num_params - 1530
-model.layers[0].requires_grad_(True)
+# A frozen layer gets no gradient, and an optimiser step leaves it as it is.
+frozen = copy.deepcopy(model).requires_grad_(False)
+frozen.layers[4].requires_grad_(True)
+before = frozen.layers[0].weight.clone()
+frozen(torch.ones(2, 50)).sum().backward()
+torch.optim.SGD(frozen.parameters(), lr=0.1).step()
+assert frozen.layers[0].weight.grad is None
+assert torch.equal(frozen.layers[0].weight, before)
 # sphinx_gallery_end_ignore
-
-# %%
-# Most of the parameters sit in the first layer, where the inputs are many.
-# Each bar below is split into weights and biases.
-names = ["layers.0 (50 → 30)", "layers.2 (30 → 20)", "layers.4 (20 → 3)"]
-linears = [model.layers[0], model.layers[2], model.layers[4]]
-weights = [layer.weight.numel() for layer in linears]
-biases = [layer.bias.numel() for layer in linears]
-
-fig, ax = plt.subplots(figsize=(8, 2.8), layout="constrained")
-ax.barh(names, weights, color=PALETTE[5], label="weights")
-ax.barh(names, biases, left=weights, color=PALETTE[1], label="biases")
-for row, (w, b) in enumerate(zip(weights, biases, strict=True)):
-    ax.text(w + b + 20, row, f"{w} + {b} = {w + b}", va="center")
-ax.invert_yaxis()
-ax.set(
-    xlabel="parameters",
-    xlim=(0, 2000),
-    title=f"{num_params:,} parameters in three linear layers",
-)
-ax.legend(loc="lower right")
-plt.show()
 
 # %%
 # One layer up close
 # ------------------
-# A layer's ``weight`` is a :class:`torch.nn.Parameter`,
-# a tensor that a module registers as trainable. Printing it shows only the
-# corners of its 30 rows and 50 columns.
+# A layer's ``weight`` is a :class:`torch.nn.Parameter`: a tensor that a
+# module registers as one of its parameters when it is stored as an
+# attribute, with ``requires_grad=True``. It has more than 1,000 elements,
+# PyTorch's default print threshold, so printing it shows only the corners of
+# its 30 rows and 50 columns.
 print(model.layers[0].weight)
 print(model.layers[0].weight.shape)
-
-# sphinx_gallery_start_ignore
 assert isinstance(model.layers[0].weight, torch.nn.Parameter)
-assert model.layers[0].weight.shape == (30, 50)
-# sphinx_gallery_end_ignore
+assert model.layers[0].weight.numel() > 1000
 
 # %%
-# The shape is (outputs, inputs): the layer computes ``x @ W.T + b``, so
-# each of the 30 rows of ``W`` makes one output from all 50 inputs.
+# The :term:`shape` is (outputs, inputs): the layer computes
+# ``x @ W.T + b``, so each of the 30 rows of ``W`` makes one output from all
+# 50 inputs.
 torch.manual_seed(1)
 x = torch.rand(2, 50)
 layer = model.layers[0]
@@ -167,18 +150,18 @@ torch.testing.assert_close(layer(x), by_hand)
 print("layer(x) equals x @ W.T + b, shape", tuple(by_hand.shape))
 
 # %%
-# The weights start random. PyTorch's default draws each weight of a linear
-# layer uniformly between ``-1/√n`` and ``1/√n`` for ``n`` inputs, which
-# keeps the outputs of the first layer about as large as its inputs. The
-# picture shows the 30 x 50 matrix: no structure yet, only noise within
-# those bounds. (The source text printed the weights of a model it had not
-# seeded, numbers that no one can reproduce: that is why these pages seed
-# before every random draw they print.)
+# The initial weights
+# -------------------
+# The weights start random. By default, :class:`~torch.nn.Linear` draws each
+# weight and each bias uniformly between ``-1/√n`` and ``1/√n`` for ``n``
+# inputs. The picture shows the 30 x 50 weight matrix: no structure yet,
+# only noise within those bounds.
 bound = 1 / 50**0.5
 weight = model.layers[0].weight.detach()
-print(
-    f"bound 1/√50 = {bound:.4f}; weights from {weight.min():.4f} to {weight.max():.4f}"
-)
+print(f"bound 1/√50 = {bound:.4f}")
+print(f"weights from {weight.min():.4f} to {weight.max():.4f}")
+assert weight.abs().max() <= bound
+assert model.layers[0].bias.abs().max() <= bound
 
 fig, ax = plt.subplots(figsize=(8, 4.4), layout="constrained")
 image = ax.imshow(weight.numpy(), cmap="PuOr", vmin=-bound, vmax=bound)
@@ -186,84 +169,96 @@ ax.set(xlabel="input (column)", ylabel="unit (row)", title="model.layers[0].weig
 fig.colorbar(image, ax=ax, shrink=0.8, label="value")
 plt.show()
 
-# sphinx_gallery_start_ignore
-assert weight.abs().max() <= bound
-assert weight.min() < -0.9 * bound
-assert weight.max() > 0.9 * bound
-# sphinx_gallery_end_ignore
+# %%
+# For inputs of mean 0 and variance 1, these bounds make a layer's outputs
+# *smaller* than its inputs. A weight drawn uniformly from ``±1/√n`` has
+# variance ``1/(3n)``; an output adds up ``n`` products of such weights with
+# the inputs, so its variance is about ``n · 1/(3n) = 1/3`` (the bias adds
+# only ``1/(3n)``): the standard deviation shrinks by about
+# ``1/√3 ≈ 0.58``, as a wide layer shows:
+torch.manual_seed(123)
+wide = torch.nn.Linear(512, 512)
+inputs = torch.randn(4096, 512)
+with torch.no_grad():
+    outputs = wide(inputs)
+ratio = outputs.std() / inputs.std()
+print(f"std in {inputs.std():.3f}, out {outputs.std():.3f}: ratio {ratio:.3f}")
+print(f"1/√3 = {3**-0.5:.3f}")
+assert abs(ratio - 3**-0.5) < 0.01
 
 # %%
 # The forward pass
 # ----------------
-# Calling the model on a batch runs :meth:`~torch.nn.Module.forward` (call
-# the model, not ``forward`` itself: the call also runs the hooks that some
-# tools add). The input is one sample of 50 random numbers, so the batch
-# dimension is 1 and the output holds one *logit* per class.
+# Calling the model on a :term:`batch` runs :meth:`~torch.nn.Module.forward`
+# (call the model, not ``forward`` itself: the call also runs the hooks that
+# some tools register). The input is one sample of 50 random numbers, so the
+# batch :term:`dimension` is 1 and the output holds one
+# :term:`logit <logits>` per class.
 torch.manual_seed(123)
 X = torch.rand((1, 50))
 out = model(X)
 print(out)
 
-# sphinx_gallery_start_ignore
-assert out.shape == (1, 3)
-assert out.requires_grad
-assert type(out.grad_fn).__name__ == "AddmmBackward0"
-# sphinx_gallery_end_ignore
-
 # %%
-# The ``grad_fn`` says that autograd recorded the computation, ready for a
-# backward pass: the last operation was an ``addmm``, the matrix product
-# plus bias of the output layer. To only use a model, that record is wasted
-# memory and time. Inside :class:`torch.no_grad` nothing is recorded; the
-# numbers are the same.
+# The ``grad_fn`` says that autograd recorded the computation in a
+# :term:`computational graph`, ready for a backward pass: for this
+# two-dimensional input, the last operation was an ``addmm``, the matrix
+# product plus bias of the output layer. To only use a model, that record
+# costs memory and time for nothing. Inside :class:`torch.no_grad` nothing
+# is recorded, and the numbers are the same:
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
+assert out_no_grad.grad_fn is None
+assert torch.equal(out_no_grad, out.detach())
 
 # sphinx_gallery_start_ignore
-assert out_no_grad.grad_fn is None
-assert not out_no_grad.requires_grad
-assert torch.equal(out_no_grad, out.detach())
+# Calling the module runs its hooks; calling forward directly skips them.
+calls = []
+hook = model.register_forward_hook(lambda module, args, output: calls.append(1))
+with torch.no_grad():
+    model(X)
+    model.forward(X)
+hook.remove()
+assert len(calls) == 1
 # sphinx_gallery_end_ignore
 
 # %%
 # From logits to probabilities
 # ----------------------------
-# The last layer has no activation: models return logits, and the loss
-# function of the training page applies the softmax itself, in a
-# numerically safer way. For probabilities, apply :func:`torch.softmax`
-# over the class dimension: ``exp(logit)`` divided by the sum of those of
-# the sample, so that each row is positive and sums to 1.
+# The last layer has no activation: a classifier returns logits, because
+# :func:`~torch.nn.functional.cross_entropy`, the :term:`loss` of
+# :ref:`the training page <sphx_glr_auto_examples_training_plot_03_training_loop.py>`,
+# takes logits and applies a log-softmax itself, which is
+# numerically safer than taking the log of probabilities. For probabilities,
+# apply :func:`torch.softmax` over the class dimension: ``exp(logit)``
+# divided by the sum of those of the sample, so that each row lies between
+# 0 and 1 and sums to 1.
 with torch.no_grad():
     probas = torch.softmax(model(X), dim=1)
 print(probas)
 print("sum of each row:", probas.sum(dim=1))
+exp = out_no_grad.exp()
+torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True))
 
 # sphinx_gallery_start_ignore
-torch.testing.assert_close(probas, out_no_grad.exp() / out_no_grad.exp().sum())
-torch.testing.assert_close(probas.sum(dim=1), torch.ones(1))
-assert torch.equal(probas.argmax(dim=1), out_no_grad.argmax(dim=1))
+# cross_entropy is the negative log-softmax of the target class ...
+target = torch.tensor([1])
+torch.testing.assert_close(
+    F.cross_entropy(out_no_grad, target), -torch.log_softmax(out_no_grad, dim=1)[0, 1]
+)
+# ... and log_softmax stays finite where log(softmax) underflows to -inf.
+far_apart = torch.tensor([0.0, -200.0])
+assert torch.log(torch.softmax(far_apart, dim=0))[1] == -float("inf")
+assert torch.log_softmax(far_apart, dim=0)[1] == -200.0
 # sphinx_gallery_end_ignore
 
 # %%
 # The softmax keeps the order of the logits, so the largest logit is the
-# most likely class. The source text printed the logits
-# ``[0.0623, -0.0063, -0.1485]`` and the probabilities
-# ``[0.3645, 0.3403, 0.2952]`` of its own, unseeded, model; its two lines
-# agree with each other:
-source_logits = torch.tensor([[0.0623, -0.0063, -0.1485]])
-print(torch.softmax(source_logits, dim=1))
+# most likely class. Side by side, the logits of the model above and the
+# probabilities they become:
+assert torch.equal(probas.argsort(dim=1), out_no_grad.argsort(dim=1))
 
-# sphinx_gallery_start_ignore
-source_probas = torch.tensor([[0.3645, 0.3403, 0.2952]])
-torch.testing.assert_close(
-    torch.softmax(source_logits, dim=1), source_probas, atol=1e-4, rtol=0
-)
-# sphinx_gallery_end_ignore
-
-# %%
-# Side by side, the logits of the model above and the probabilities they
-# become:
 fig, (ax_l, ax_p) = plt.subplots(1, 2, figsize=(8, 2.6), layout="constrained")
 classes = ["class 0", "class 1", "class 2"]
 ax_l.bar(classes, out_no_grad[0].numpy(), color=PALETTE[5])
@@ -278,20 +273,23 @@ plt.show()
 # %%
 # Batches and wrong shapes
 # ------------------------
-# Layers work on whole batches: each row of the input is one sample, and
-# the rows do not affect each other. Four samples at once give the same
-# rows as four separate calls.
+# Layers such as these work on whole batches: each row of the input is one
+# sample, and every layer of this model treats the rows separately. Four
+# samples at once give the same rows as four separate calls, up to rounding:
+# a product of a 4-row matrix may add its terms in another order than four
+# products of one row, so the last bits can differ.
 torch.manual_seed(2)
 batch = torch.rand(4, 50)
 with torch.no_grad():
     together = model(batch)
     one_by_one = torch.cat([model(row.unsqueeze(0)) for row in batch])
-print(together.shape)
+difference = (together - one_by_one).abs().max()
+print(together.shape, f"| largest difference on this machine: {difference:.1e}")
 torch.testing.assert_close(together, one_by_one)
 
 # %%
 # The last dimension must be the number of inputs. A sample of 40 numbers
-# cannot be multiplied with the 30 x 50 weight matrix:
+# cannot be multiplied with the transposed weight matrix, 50 x 30:
 try:
     model(torch.rand(1, 40))
 except RuntimeError as error:
@@ -311,15 +309,46 @@ same = all(
     for a, b in zip(helper_model.parameters(), model.parameters(), strict=True)
 )
 print("same weights:", same, "| same layers:", str(helper_model) == str(model))
+assert same
+assert str(helper_model) == str(model)
 try:
     helper_model(torch.rand(1, 40))
 except ValueError as error:
     print("ValueError:", error)
 
-# sphinx_gallery_start_ignore
-assert same
-assert str(helper_model) == str(model)
-# sphinx_gallery_end_ignore
+# %%
+# On a GPU
+# --------
+# To compute on a GPU, the parameters must be there:
+# :meth:`torch.nn.Module.to` moves every parameter (and buffer) of a module
+# to the device *in place* and returns the module itself. The inputs must
+# follow with :meth:`torch.Tensor.to`, which returns a moved copy; a model on
+# the GPU refuses a CPU input. Where there is a CUDA or Apple GPU, this cell
+# moves a copy of the model there, shows that error, and checks that the
+# logits agree with the CPU's to rounding. Whether the GPU is faster depends
+# on the size of the work; the timing page,
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`,
+# shows how to measure it.
+gpu = None
+if torch.cuda.is_available():
+    gpu = torch.device("cuda")
+elif torch.backends.mps.is_available():
+    gpu = torch.device("mps")
+
+if gpu is None:
+    print("This build had no GPU: the model stayed on the CPU.")
+else:
+    gpu_model = copy.deepcopy(model)
+    assert gpu_model.to(gpu) is gpu_model  # moved in place
+    print("parameters on:", next(gpu_model.parameters()).device)
+    try:
+        gpu_model(X)  # X is still on the CPU
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    with torch.no_grad():
+        out_gpu = gpu_model(X.to(gpu))
+    print("logits on the GPU:", out_gpu.cpu())
+    torch.testing.assert_close(out_gpu.cpu(), out_no_grad)
 
 # %%
 # Summary
@@ -327,13 +356,17 @@ assert str(helper_model) == str(model)
 # - A model subclasses :class:`torch.nn.Module`: layers in ``__init__``,
 #   the computation in :meth:`~torch.nn.Module.forward`; autograd provides
 #   the backward pass.
-# - :meth:`~torch.nn.Module.parameters` lists the weights and biases; a
-#   linear layer from ``n`` to ``m`` units has ``m·n + m`` of them, its
-#   weight has the shape ``(m, n)``.
+# - A linear layer from ``n`` to ``m`` units has ``m·n + m`` parameters, and
+#   its weight has the shape ``(m, n)``;
+#   ``sum(p.numel() for p in model.parameters())`` counts them all.
+# - The default initialisation draws from ``±1/√n`` and shrinks
+#   unit-variance inputs by about ``1/√3``.
 # - Calling the model records a graph (``grad_fn``); under
 #   :class:`torch.no_grad` it does not, with the same numbers.
-# - Models return logits; :func:`torch.softmax` over ``dim=1`` turns them
-#   into probabilities, in the same order.
+# - Classifiers return logits; :func:`torch.softmax` over ``dim=1`` turns
+#   them into probabilities, in the same order.
+# - ``model.to(device)`` moves the parameters in place; the inputs must
+#   follow.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
 # which feeds a model batches of data.

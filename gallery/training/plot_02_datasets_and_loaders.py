@@ -3,23 +3,26 @@ Datasets and data loaders
 =========================
 
 Wrap your data in a :class:`torch.utils.data.Dataset`, let a
-:class:`torch.utils.data.DataLoader` shuffle it into batches the same way
-on every run, and know what ``drop_last`` and ``num_workers`` change.
+:class:`torch.utils.data.DataLoader` shuffle it into :term:`batches <batch>`
+in an order you can repeat, and know what ``drop_last`` and ``num_workers``
+change.
 """
 
 # %%
 # Every page starts by saying what computed it. The data here are seven
 # points, so the page runs on the CPU.
+import math
+
 import matplotlib.pyplot as plt
 import torch
-from torch.utils.data import DataLoader, Dataset, get_worker_info
+from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
 
+from tutorial_utils.data import ToyDataset as HelperDataset
 from tutorial_utils.data import toy_tensors
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import PALETTE
 
-device = pick_device("cpu")
+device = torch.device("cpu")
 print(environment_summary(device))
 
 # %%
@@ -27,7 +30,8 @@ print(environment_summary(device))
 # --------------
 # Five training samples with two features each, and their class labels: the
 # first three are class 0, the last two class 1. Two more samples make a
-# test set.
+# test set. These are the :term:`tensors <tensor>` that
+# :func:`tutorial_utils.data.toy_tensors` returns to the next pages.
 X_train = torch.tensor(
     [[-1.2, 3.1], [-0.9, 2.9], [-0.5, 2.6], [2.3, -1.1], [2.7, -1.5]]
 )
@@ -40,11 +44,14 @@ for ours, helpers in zip(
     (X_train, y_train, X_test, y_test), toy_tensors(), strict=True
 ):
     assert torch.equal(ours, helpers)
+# The diagonal separates the classes: class 1 exactly where feature 1 > feature 2.
+for features, labels in ((X_train, y_train), (X_test, y_test)):
+    assert torch.equal((features[:, 0] > features[:, 1]).long(), labels)
 # sphinx_gallery_end_ignore
 
 # %%
-# The two classes sit in opposite corners of the plane, which makes them
-# easy to tell apart: the training page will need only a few steps.
+# The two classes sit in opposite corners of the plane: the dashed diagonal,
+# where the two features are equal, separates them, for the test points too.
 fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
 for label, marker in ((0, "o"), (1, "s")):
     for X, y, filled in ((X_train, y_train, True), (X_test, y_test, False)):
@@ -61,6 +68,7 @@ for label, marker in ((0, "o"), (1, "s")):
         )
 for i, (x1, x2) in enumerate(X_train.tolist()):
     ax.annotate(str(i), (x1, x2), textcoords="offset points", xytext=(7, 4))
+ax.axline((0, 0), slope=1, color="gray", linestyle="--", linewidth=1)
 ax.set(
     xlabel="feature 1",
     ylabel="feature 2",
@@ -72,11 +80,12 @@ plt.show()
 # %%
 # A ``Dataset``
 # -------------
-# A map-style :class:`~torch.utils.data.Dataset` answers two questions:
-# how many samples there are (``__len__``) and what sample number ``index``
-# is (``__getitem__``). Here the samples are already tensors in memory; in
-# a real project ``__init__`` might store file names, and ``__getitem__``
-# read and decode one file, so that only the samples in use are loaded.
+# A *map-style* :class:`~torch.utils.data.Dataset` gives sample number
+# ``index`` through ``__getitem__``; its ``__len__``, how many samples there
+# are, is what a :class:`~torch.utils.data.DataLoader` needs to shuffle and
+# to count batches. Here the samples are already tensors in memory; in a
+# real project ``__init__`` might store file names, and ``__getitem__`` read
+# and decode one file, so that only the samples in use are loaded.
 
 
 class ToyDataset(Dataset):
@@ -98,23 +107,29 @@ test_ds = ToyDataset(X_test, y_test)
 print(len(train_ds))
 print(train_ds[3])
 
-# sphinx_gallery_start_ignore
-assert len(train_ds) == 5
-assert torch.equal(train_ds[3][0], torch.tensor([2.3, -1.1]))
-assert train_ds[3][1].item() == 1
-# sphinx_gallery_end_ignore
+# %%
+# For tensors already in memory, this class is not needed:
+# :class:`~torch.utils.data.TensorDataset` does the same for any tensors
+# that share their first :term:`dimension`. The same class as above, with
+# checks of its inputs, is :class:`tutorial_utils.data.ToyDataset`, which
+# the next pages use. All three give the same samples:
+tensor_ds = TensorDataset(X_train, y_train)
+helper_ds = HelperDataset(X_train, y_train)
+print(len(tensor_ds), tensor_ds[3])
+for ds in (tensor_ds, helper_ds):
+    assert len(ds) == len(train_ds)
+    for index in range(len(train_ds)):
+        torch.testing.assert_close(ds[index], train_ds[index], rtol=0, atol=0)
 
 # %%
-# The same class, with checks of its inputs, is
-# :class:`tutorial_utils.data.ToyDataset`; the next pages use that one.
-#
 # A ``DataLoader``: shuffled batches
 # ----------------------------------
-# A :class:`~torch.utils.data.DataLoader` draws indices from the data set,
-# fetches those samples and *collates* them into batch tensors. With
-# ``shuffle=True`` it visits the samples in a new random order each time
-# you iterate over it (each *epoch*). The random order comes from PyTorch's
-# global generator, so :func:`torch.manual_seed` fixes it.
+# A :class:`~torch.utils.data.DataLoader` takes indices from a *sampler*,
+# fetches those samples from the data set and *collates* them (stacks them)
+# into batch tensors. With ``shuffle=True`` the sampler draws a new random
+# order each time you iterate over the loader (each :term:`epoch`). It seeds
+# that draw from PyTorch's global random number generator, so
+# :func:`torch.manual_seed` fixes the order, for a given PyTorch version.
 torch.manual_seed(123)
 train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0)
 test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False, num_workers=0)
@@ -122,43 +137,41 @@ test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False, num_worke
 for idx, (x, y) in enumerate(train_loader):
     print(f"Batch {idx + 1}:", x, y)
 
+# %%
+# Five samples in batches of two make three batches, the last one with a
+# single sample. The default collate function stacked two feature rows of
+# :term:`shape` ``(2,)`` into a ``(2, 2)`` batch and two labels into a
+# ``(2,)`` vector. ``len(train_loader)`` is the number of batches,
+# ``⌈5 / 2⌉``, not of samples.
+print("batches per epoch:", len(train_loader))
+first_x, first_y = next(iter(train_loader))
+print("first batch:", tuple(first_x.shape), tuple(first_y.shape))
+assert len(train_loader) == math.ceil(len(train_ds) / 2)
+
 # sphinx_gallery_start_ignore
-# The batches the source text printed after the same seed.
-source_batches = [
+expected_batches = [
     (torch.tensor([[2.3, -1.1], [-0.9, 2.9]]), torch.tensor([1, 0])),
     (torch.tensor([[-1.2, 3.1], [-0.5, 2.6]]), torch.tensor([0, 0])),
     (torch.tensor([[2.7, -1.5]]), torch.tensor([1])),
 ]
 torch.manual_seed(123)
-for (x, y), (source_x, source_y) in zip(train_loader, source_batches, strict=True):
-    torch.testing.assert_close(x, source_x, atol=5e-5, rtol=0)
-    assert torch.equal(y, source_y)
-# sphinx_gallery_end_ignore
-
-# %%
-# Five samples in batches of two make three batches, the last one with a
-# single sample. The default collate function stacked two feature rows of
-# shape ``(2,)`` into a ``(2, 2)`` batch and two labels into a ``(2,)``
-# vector. ``len(train_loader)`` is the number of batches, not samples.
-print("batches per epoch:", len(train_loader))
-first_x, first_y = next(iter(train_loader))
-print("first batch:", tuple(first_x.shape), tuple(first_y.shape))
-
-# sphinx_gallery_start_ignore
-assert len(train_loader) == 3
-assert first_x.shape == (2, 2)
-assert first_y.shape == (2,)
+for (x, y), (expected_x, expected_y) in zip(
+    train_loader, expected_batches, strict=True
+):
+    assert torch.equal(x, expected_x)
+    assert torch.equal(y, expected_y)
 # sphinx_gallery_end_ignore
 
 # %%
 # Where the order comes from
 # --------------------------
-# At the start of each epoch the loader takes numbers from PyTorch's global
-# generator (to seed its shuffle, and the worker processes if there are
-# any). The shuffle depends on nothing but those numbers and the length of
-# the data set. So a loader over ``range(5)`` (anything with ``__len__`` and
-# ``__getitem__`` is a data set) shuffles in step with the training loader
-# and shows the order as indices:
+# Each time it starts an epoch, the loader takes a number from the global
+# generator to seed the worker processes, even when there are none, and,
+# when it shuffles, a second one that seeds the shuffle. The shuffle
+# depends on nothing but that number and the length of the data set. So a
+# loader over ``range(5)`` (anything with ``__len__`` and ``__getitem__``
+# serves as a data set) shuffles in step with the training loader and shows
+# the order as indices:
 index_loader = DataLoader(range(len(train_ds)), batch_size=2, shuffle=True)
 torch.manual_seed(123)
 orders = [torch.cat(list(index_loader)).tolist() for epoch in range(4)]
@@ -166,7 +179,6 @@ for epoch, order in enumerate(orders, start=1):
     print(f"epoch {epoch}: samples {order}")
 
 # sphinx_gallery_start_ignore
-assert orders[0] == [3, 1, 0, 2, 4]
 assert all(sorted(order) == [0, 1, 2, 3, 4] for order in orders)
 assert len({tuple(order) for order in orders}) == 4
 # The training loader's epochs visit the samples in the same order.
@@ -177,21 +189,24 @@ for order in orders:
 # sphinx_gallery_end_ignore
 
 # %%
-# Re-seeding repeats the epochs; any other use of random numbers in between,
-# such as creating a model, changes them:
+# Re-seeding repeats the epochs. Any other draw from the global generator in
+# between shifts the numbers the loader gets, and with them the order:
+# creating a layer (its weights are random), or even a pass over the test
+# loader, which does not shuffle but still takes its number.
 torch.manual_seed(123)
-print("again:                 ", torch.cat(list(index_loader)).tolist())
-torch.manual_seed(123)
-torch.nn.Linear(2, 2)  # draws random weights from the global generator
-print("after creating a layer:", torch.cat(list(index_loader)).tolist())
-
-# sphinx_gallery_start_ignore
-torch.manual_seed(123)
-assert [torch.cat(list(index_loader)).tolist() for _ in range(4)] == orders
+again = torch.cat(list(index_loader)).tolist()
 torch.manual_seed(123)
 torch.nn.Linear(2, 2)
-assert torch.cat(list(index_loader)).tolist() != orders[0]
-# sphinx_gallery_end_ignore
+after_layer = torch.cat(list(index_loader)).tolist()
+torch.manual_seed(123)
+for _ in test_loader:
+    pass
+after_test_pass = torch.cat(list(index_loader)).tolist()
+print("again:                 ", again)
+print("after creating a layer:", after_layer)
+print("after the test loader: ", after_test_pass)
+assert again == orders[0]
+assert orders[0] not in (after_layer, after_test_pass)
 
 # %%
 # The four epochs after ``torch.manual_seed(123)`` as a picture: each row is
@@ -218,57 +233,66 @@ ax.spines[:].set_visible(False)
 plt.show()
 
 # %%
-# A :class:`torch.Generator` passed as ``generator=`` makes the order
-# independent of everything else: with its own generator, the loader ignores
-# a layer created in between.
+# A :class:`torch.Generator` passed as ``generator=`` takes the place of the
+# global generator: the loader draws both its numbers from it, so the order
+# depends only on that generator's state, and the global generator is left
+# alone. A layer created in between changes nothing:
 seeded_loader = DataLoader(
     train_ds, batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(123)
 )
 first_run = [y.tolist() for _, y in seeded_loader]
 seeded_loader.generator.manual_seed(123)
 torch.nn.Linear(2, 2)  # draws from the global generator
+global_state = torch.get_rng_state()
 second_run = [y.tolist() for _, y in seeded_loader]
 print(first_run, second_run, first_run == second_run)
-
-# sphinx_gallery_start_ignore
 assert first_run == second_run
-# sphinx_gallery_end_ignore
+assert torch.equal(torch.get_rng_state(), global_state)
 
 # %%
 # ``drop_last``: no short batch
 # -----------------------------
 # The last batch holds what is left over. A much smaller batch gives a
-# noisier gradient step, and some layers (batch normalisation) need more
-# than one sample; ``drop_last=True`` skips it. The dropped sample changes
-# from epoch to epoch, so none is left out for good.
+# noisier :term:`gradient` step, and some layers need more than one sample
+# (batch normalisation, in training mode); ``drop_last=True`` skips it. With
+# ``shuffle=True`` the dropped sample changes from epoch to epoch, so none is
+# left out for good; without shuffling, the same last samples are dropped in
+# every epoch.
 torch.manual_seed(123)
 dropping_loader = DataLoader(train_ds, batch_size=2, shuffle=True, drop_last=True)
 print("batches per epoch:", len(dropping_loader))
 for idx, (_, y) in enumerate(dropping_loader):
     print(f"Batch {idx + 1}: labels {y.tolist()}, size {len(y)}")
+assert len(dropping_loader) == len(train_ds) // 2
+
 
 # sphinx_gallery_start_ignore
-assert len(dropping_loader) == 2
-torch.manual_seed(123)
-assert [len(y) for _, y in dropping_loader] == [2, 2]
-dropped = set()
-for _ in range(6):
-    used = torch.cat([x for x, _ in dropping_loader])
-    missing = [i for i in range(5) if not (used == X_train[i]).all(dim=1).any()]
-    assert len(missing) == 1
-    dropped.add(missing[0])
-assert len(dropped) > 1
+def left_out(loader):
+    used = torch.cat([x for x, _ in loader])
+    return [i for i in range(5) if not (used == X_train[i]).all(dim=1).any()]
+
+
+assert len({tuple(left_out(dropping_loader)) for _ in range(6)}) > 1
+in_order = DataLoader(train_ds, batch_size=2, drop_last=True)
+assert all(left_out(in_order) == [4] for _ in range(3))
+# Batch normalisation refuses one sample in training mode, not in eval mode.
+norm = torch.nn.BatchNorm1d(2)
+try:
+    norm(X_train[:1])
+    message = ""
+except ValueError as error:
+    message = str(error)
+assert "more than 1 value per channel" in message
+assert norm.eval()(X_train[:1]).shape == (1, 2)
 # sphinx_gallery_end_ignore
 
 # %%
 # The test loader does not shuffle: evaluation visits every sample once, and
-# the order does not matter, so it stays the order of the data set.
+# the order does not change the result, so it stays the order of the data
+# set.
 for x, y in test_loader:
     print(x, y)
-
-# sphinx_gallery_start_ignore
 assert torch.equal(next(iter(test_loader))[0], X_test)
-# sphinx_gallery_end_ignore
 
 # %%
 # ``num_workers`` and the ``__main__`` guard
@@ -277,8 +301,9 @@ assert torch.equal(next(iter(test_loader))[0], X_test)
 # while ``__getitem__`` reads and decodes files, the model waits. With
 # ``num_workers=4``, four worker processes each get a copy of the data set
 # and prepare the next batches while the model trains on the current one.
-# This matters when loading is slow (images from disk); for tensors already
-# in memory, as here, starting the workers costs more than it saves.
+# This pays when loading is slow (images decoded from disk); for small
+# tensors already in memory, as here, there is nothing to overlap, and
+# starting the processes and passing batches between them only adds time.
 #
 # :func:`~torch.utils.data.get_worker_info` tells, inside ``__getitem__``,
 # which worker runs it; ``None`` means the main process, as on this page:
@@ -293,19 +318,17 @@ class WhoLoads(ToyDataset):
 loaders = [list(who) for _, who in DataLoader(WhoLoads(X_train, y_train), batch_size=2)]
 print("who loaded each sample, batch by batch:", loaders)
 
-# sphinx_gallery_start_ignore
-assert loaders == [["main", "main"], ["main", "main"], ["main"]]
-# sphinx_gallery_end_ignore
-
 # %%
-# Workers are separate processes. On Windows and macOS, and on Linux from
-# Python 3.14, a new process is not a copy of the parent: it is a fresh
-# Python (the ``spawn`` and ``forkserver`` start methods) that *imports
-# your script* to find the data set class and the rest of your code. Everything at the top level of the script runs
-# again in every worker, and a script that creates its loader at the top
-# level would start workers from its workers, which Python stops with an
-# error. So a script that uses workers keeps its work behind the guard,
-# which is true only in the process you started:
+# Workers are separate processes, started with Python's default start
+# method unless the loader's ``multiprocessing_context=`` names another.
+# On Windows and macOS, and on Linux from Python 3.14, a new process
+# is not a copy of the parent: with the ``spawn`` and ``forkserver`` methods
+# it starts from a fresh Python that *imports your script* to find the data
+# set class and the rest of your code. Everything at the top level of the
+# script then runs again in every worker, and a script that creates its
+# loader at the top level would start workers from its workers, which Python
+# stops with an error. So a script that uses workers keeps its work behind
+# the guard, which is true only in the process you started:
 #
 # .. code-block:: python
 #
@@ -318,22 +341,31 @@ assert loaders == [["main", "main"], ["main", "main"], ["main"]]
 #     if __name__ == "__main__":  # not in the workers, which import this file
 #         main()
 #
-# The data set class itself must be importable by the workers: defined in a
-# module or at the top level of the script, not inside a function. This
-# page keeps ``num_workers=0``: it is run from a documentation build, where
-# there is no script for workers to import. The distributed-training page
-# starts processes the same way and shows how to do it safely from anywhere.
+# With these start methods the data set class must also be importable by
+# the workers: defined in a module or at the top level of the script, not
+# inside a function. (The ``fork`` method, Linux's default before Python
+# 3.14, copies the parent process instead and imports nothing; the guard
+# costs nothing there and keeps the script portable.) This page
+# keeps ``num_workers=0``: it runs inside a documentation build, where its
+# classes are in no file a fresh worker could import.
+# :ref:`sphx_glr_auto_examples_training_plot_05_distributed_training.py`
+# starts processes the same way and keeps the code they run in an
+# importable module.
 #
 # Summary
 # -------
-# - A :class:`~torch.utils.data.Dataset` has ``__len__`` and
-#   ``__getitem__``; it can load each sample only when asked.
+# - A :class:`~torch.utils.data.Dataset` has ``__getitem__`` and
+#   ``__len__``; it can load each sample only when asked.
+#   :class:`~torch.utils.data.TensorDataset` serves tensors in memory.
 # - A :class:`~torch.utils.data.DataLoader` batches and, with
 #   ``shuffle=True``, reshuffles every epoch; :func:`torch.manual_seed` or
-#   a ``generator=`` makes the order repeatable.
+#   a ``generator=`` makes the order repeatable with the same PyTorch
+#   version.
+# - Every pass over a loader draws from its generator, shuffled or not.
 # - ``drop_last=True`` skips the short last batch.
-# - ``num_workers`` loads in parallel processes; a script that uses them
-#   needs ``if __name__ == "__main__":``.
+# - ``num_workers`` loads in parallel processes; with the ``spawn`` and
+#   ``forkserver`` start methods, a script that uses them needs
+#   ``if __name__ == "__main__":``.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`,
 # which trains the network of the previous page on these batches.

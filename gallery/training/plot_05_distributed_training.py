@@ -4,55 +4,67 @@ Training on several processes
 
 Train one model in several processes with
 :class:`~torch.nn.parallel.DistributedDataParallel`, split the data between
-them with a :class:`~torch.utils.data.distributed.DistributedSampler`, check
-that it trains exactly like one process, and run the same code on several
-GPUs with ``torchrun``.
+them with a :class:`~torch.utils.data.distributed.DistributedSampler`, compare
+the result with one process, and write the script that ``torchrun`` starts on
+CPUs or GPUs.
 """
 
 # %%
-# Every page starts by saying what computed it. This page really starts two
-# training processes on the CPU of the machine that builds it, which the
-# usual tutorials leave to the reader.
-import os
+# Every page starts by saying what computed it. This page starts two real
+# training processes on the CPU of the machine that builds it.
+import inspect
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
+from matplotlib.colors import to_rgba
+from torch.nn.utils import parameters_to_vector
 from torch.utils.data.distributed import DistributedSampler
 
+import tutorial_utils.distributed
 from tutorial_utils.data import toy_datasets, toy_tensors
-from tutorial_utils.devices import pick_device
-from tutorial_utils.distributed import run_ddp
+from tutorial_utils.distributed import run_ddp, train_rank
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork
 from tutorial_utils.plotting import PALETTE
 
-device = pick_device("cpu")
-print(environment_summary(device))
+print(environment_summary(torch.device("cpu")))
 
 # %%
 # The idea
 # --------
-# *Data parallel* training runs one process per device (GPU, or CPU cores).
-# Every process, or *rank*, holds a full copy of the model and trains on
-# its own share of each batch. During :meth:`~torch.Tensor.backward`,
-# :class:`~torch.nn.parallel.DistributedDataParallel` (DDP) averages the
-# gradients of all ranks (an *all-reduce*), so every rank takes the same
-# optimiser step and the copies stay identical. The ranks work at the same
-# time, each on a part of the data: that is where the speed comes from.
+# *Data-parallel* training runs several processes, usually one per GPU.
+# They form a *process group*: each knows its :term:`process rank` (0, 1,
+# ...) and the :term:`world size`, the number of processes. Each holds a
+# full copy of the model and computes the :term:`gradients <gradient>` of
+# the :term:`loss` on its own share of every :term:`batch`.
+# :class:`~torch.nn.parallel.DistributedDataParallel` (DDP) wraps the model
+# and does the rest. When it is built, it copies process rank 0's
+# parameters and buffers to every process (``init_sync=True``, the
+# default). During :meth:`~torch.Tensor.backward` it averages the gradients
+# over the processes with an *all-reduce* (a collective operation that
+# leaves the same sum, here divided by the world size, in every process).
+# It sends them in buckets, groups of gradients of up to 25 MiB by default,
+# so that the communication can overlap with the rest of ``backward``.
+# Every process then takes the same :term:`optimiser` step from the same
+# parameters, and the copies stay equal. The processes work at the same
+# time, which is where the speed-up on real models comes from.
 #
 # Who gets which samples
 # ----------------------
 # A :class:`~torch.utils.data.distributed.DistributedSampler` gives each
-# rank a different share of the data set. It needs no running processes to
-# try out: tell it the number of ranks and which one it serves. Like a
-# shuffling loader it shuffles with a seed, and
-# :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch`
-# reshuffles each epoch.
+# process a share of the data set. It needs no process group to try out:
+# tell it the world size (``num_replicas``) and the process rank. Every
+# process shuffles the same way, from ``seed`` and the :term:`epoch` set by
+# :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch`, not
+# from the global random number generator, and takes every world-size-th
+# index of that order (here every second one), starting at its process rank.
 train_ds, _ = toy_datasets()
-shares = {}
+shares, orders = {}, {}
 for epoch in range(3):
     for rank in range(2):
         sampler = DistributedSampler(
@@ -60,289 +72,323 @@ for epoch in range(3):
         )
         sampler.set_epoch(epoch)
         shares[epoch, rank] = list(sampler)
-        print(f"epoch {epoch + 1}, rank {rank}: samples {shares[epoch, rank]}")
+    pairs = zip(shares[epoch, 0], shares[epoch, 1], strict=True)
+    orders[epoch] = [index for pair in pairs for index in pair]
+    print(
+        f"epoch {epoch + 1}: process rank 0 {shares[epoch, 0]}, "
+        f"process rank 1 {shares[epoch, 1]}, order {orders[epoch]}"
+    )
 
 # sphinx_gallery_start_ignore
 for epoch in range(3):
-    both = shares[epoch, 0] + shares[epoch, 1]
-    assert len(shares[epoch, 0]) == len(shares[epoch, 1]) == 3
-    assert sorted(set(both)) == [0, 1, 2, 3, 4]
-    assert len(both) == 6
-assert shares[0, 0] != shares[1, 0]
+    assert sorted(orders[epoch][:5]) == [0, 1, 2, 3, 4]
+    assert orders[epoch][5] == orders[epoch][0]
+fixed = DistributedSampler(train_ds, num_replicas=2, rank=0, seed=123)
+assert list(fixed) == list(fixed) == shares[0, 0]
+with torch.random.fork_rng():
+    torch.manual_seed(0)
+    assert list(DistributedSampler(train_ds, 2, 0, seed=123)) == shares[0, 0]
 dropping = [
-    list(DistributedSampler(train_ds, 2, rank, shuffle=True, seed=123, drop_last=True))
+    list(DistributedSampler(train_ds, 2, rank, seed=123, drop_last=True))
     for rank in range(2)
 ]
-assert len(dropping[0]) == len(dropping[1]) == 2
-assert len(set(dropping[0] + dropping[1])) == 4
+pairs = zip(*dropping, strict=True)
+assert [index for pair in pairs for index in pair] == orders[0][:4]
 # sphinx_gallery_end_ignore
 
 # %%
-# Five samples do not split into two equal shares, and every rank must
-# take the same number of steps (each step waits for all the ranks'
-# gradients), so the sampler pads the data set to six by repeating a
-# sample. Each epoch one sample counts twice; with ``drop_last=True`` one
-# is left out instead. The picture shows the three epochs:
+# Five samples do not split into two equal shares, and every process must
+# take the same number of steps, since each step waits for every process's
+# gradients. So the sampler pads the order to six by repeating its first
+# index (its first few, when more are missing): each epoch, one sample
+# counts twice. With ``drop_last=True`` it cuts the order to four instead,
+# and one sample is left out of that epoch.
 fig, ax = plt.subplots(figsize=(7, 2.4), layout="constrained")
-for epoch in range(3):
-    for rank in range(2):
-        for slot, sample in enumerate(shares[epoch, rank]):
-            x = rank * 3.4 + slot
-            repeated = (shares[epoch, 0] + shares[epoch, 1]).count(sample) > 1
-            ax.add_patch(
-                plt.Rectangle(
-                    (x, epoch),
-                    0.95,
-                    0.9,
-                    facecolor=PALETTE[5 if rank == 0 else 1],
-                    alpha=0.85,
-                    hatch="//" if repeated else None,
-                    edgecolor="black" if repeated else "none",
-                )
-            )
-            ax.text(
-                x + 0.47,
-                epoch + 0.45,
-                str(sample),
-                ha="center",
-                va="center",
-                bbox={"boxstyle": "circle", "facecolor": "white", "linewidth": 0},
-            )
+for (epoch, rank), share in shares.items():
+    color = to_rgba(PALETTE[5 if rank else 1], alpha=0.5)
+    for slot, sample in enumerate(share):
+        twice = orders[epoch].count(sample) > 1
+        box = {"boxstyle": "square,pad=0.5", "facecolor": color}
+        box |= {"edgecolor": "black", "linewidth": 2} if twice else {"linewidth": 0}
+        x, y = rank * 3.5 + slot + 0.5, epoch + 0.5
+        ax.text(x, y, sample, size=12, ha="center", va="center", bbox=box)
 ax.set(
-    xlim=(0, 6.4),
+    xlim=(0, 6.5),
     ylim=(3, 0),
-    xticks=[1.5, 4.9],
-    xticklabels=["rank 0", "rank 1"],
-    yticks=[0.45, 1.45, 2.45],
+    xticks=[1.5, 5],
+    xticklabels=["process rank 0", "process rank 1"],
+    yticks=[0.5, 1.5, 2.5],
     yticklabels=["epoch 1", "epoch 2", "epoch 3"],
-    title="DistributedSampler: sample indices per rank (hatched: used twice)",
+    title="DistributedSampler: sample indices per process (framed: used twice)",
 )
 ax.tick_params(length=0)
 ax.spines[:].set_visible(False)
 plt.show()
 
 # %%
+# Every process must pass the same ``seed``. A seed that differs per
+# process gives each one a different order, and the shares no longer split
+# the data:
+mixed = [
+    list(DistributedSampler(train_ds, num_replicas=2, rank=rank, seed=123 + rank))
+    for rank in range(2)
+]
+never_used = sorted(set(range(len(train_ds))) - set(mixed[0] + mixed[1]))
+print(f"seeds 123 and 124: {mixed[0]} and {mixed[1]}; never used: {never_used}")
+assert never_used
+
+# %%
+# The worker
+# ----------
+# Each process runs :func:`~tutorial_utils.distributed.train_rank`, with its
+# process rank and the world size. After checking its arguments, it joins
+# the process group and leaves it again. This is the rest of its code,
+# printed from the module that ran it:
+source = inspect.getsource(train_rank)
+print(source[source.index("    if port is not None:") :])
+
+# %%
+# :func:`~torch.distributed.init_process_group` reads ``MASTER_ADDR`` and
+# ``MASTER_PORT``: process rank 0 listens there, the others connect. Here
+# that is ``127.0.0.1``, this machine only, and a port the operating system
+# said was free. The *backend* is the library that moves the
+# :term:`tensors <tensor>`:
+# ``gloo`` works with CPU tensors, ``nccl`` (NVIDIA's) is the one for CUDA
+# GPUs; on GPUs each process first makes its own GPU the current one with
+# :func:`torch.cuda.set_device` (more in the last section). A process that
+# waits longer than ``timeout`` for the others gives up with an error. The
+# ``try`` / ``finally`` makes sure every process leaves with
+# :func:`~torch.distributed.destroy_process_group`, even after an error.
+#
+# The training, in a private function of the same module, is the loop of
+# the previous pages with four changes. The model is wrapped in DDP
+# (``device_ids`` names the process's GPU on CUDA, and stays ``None`` on the
+# CPU); the seed ``seed + rank`` gives each process different weights on
+# purpose, to show DDP replacing them. The loader gets the sampler instead
+# of ``shuffle=True``, with a batch as large as the share: one step per
+# epoch. ``sampler.set_epoch(epoch)`` starts every epoch; without it every
+# epoch would repeat the first one's order. And ``loss.backward()`` is
+# where the processes exchange their gradients.
+print(inspect.getsource(tutorial_utils.distributed._train))
+
+# %%
 # Two processes, for real
 # -----------------------
-# :func:`~tutorial_utils.distributed.run_ddp` trains the network of the
-# previous pages in two processes. Each one runs
-# :func:`~tutorial_utils.distributed.train_rank`, which does what any DDP
-# script does:
-#
-# 1. join the *process group* with
-#    :func:`~torch.distributed.init_process_group`: rank 0 listens on an
-#    address and port, the others connect there. Here the address is
-#    ``127.0.0.1``, this machine only, the port is one the operating system
-#    says is free, and the backend is ``gloo``, which runs on CPUs;
-# 2. build the model, wrap it in
-#    :class:`~torch.nn.parallel.DistributedDataParallel` and give the loader
-#    a :class:`~torch.utils.data.distributed.DistributedSampler`;
-# 3. train as usual, calling ``set_epoch`` each epoch;
-# 4. leave with :func:`~torch.distributed.destroy_process_group`.
-#
-# Each rank seeds its model differently (``123 + rank``): DDP's first act is
-# to copy rank 0's parameters to every rank. Each rank takes one step per
-# epoch on its whole share (3 samples), and reports what it did.
+# :func:`~tutorial_utils.distributed.run_ddp` starts two processes that run
+# this worker with the ``gloo`` backend, and returns what each one reports.
 reports = run_ddp(world_size=2, epochs=3, lr=0.5, seed=123, timeout=60)
 for report in reports:
     for epoch, (samples, loss) in enumerate(
         zip(report.samples, report.losses, strict=True), start=1
     ):
         print(
-            f"[rank {report.rank}/{report.world_size}, {report.backend}, {report.device}] "
-            f"epoch {epoch}: samples {samples}, loss on them {loss:.4f}"
+            f"[process rank {report.rank} of {report.world_size}, {report.backend}, "
+            f"{report.device}] epoch {epoch}: samples {samples}, loss {loss:.4f}"
         )
-
-# sphinx_gallery_start_ignore
-assert [r.rank for r in reports] == [0, 1]
-assert all(r.backend == "gloo" and r.world_size == 2 for r in reports)
-for epoch in range(3):
-    for rank in range(2):
-        assert reports[rank].samples[epoch] == shares[epoch, rank]
-# sphinx_gallery_end_ignore
+for report in reports:
+    assert report.samples == [shares[epoch, report.rank] for epoch in range(3)]
 
 # %%
-# The shares are those the sampler showed above. The two ranks compute
-# different losses, on different samples, yet after every step they hold
-# the same parameters: the gradients they applied were the same average.
+# Each process used the shares the sampler showed above, and computed a
+# different loss on them. Their parameters (all of them in one tensor)
+# differed before DDP, were process rank 0's right after it, and are bit
+# for bit the same after training: both applied the same averaged
+# gradients.
 first, second = reports
-print(
-    "initial parameters differ:     ",
-    not torch.equal(first.initial_parameters, second.initial_parameters),
-)
-print(
-    "rank 1 after wrapping = rank 0:",
-    torch.equal(second.synced_parameters, first.initial_parameters),
-)
-print(
-    "identical after training:      ", torch.equal(first.parameters, second.parameters)
-)
-
-# sphinx_gallery_start_ignore
+stages = {
+    "as initialised": (first.initial_parameters, second.initial_parameters),
+    "after wrapping": (first.initial_parameters, second.synced_parameters),
+    "after training": (first.parameters, second.parameters),
+}
+for stage, (a, b) in stages.items():
+    print(f"{stage}: largest difference {(a - b).abs().max().item():.2g}")
 assert not torch.equal(first.initial_parameters, second.initial_parameters)
-assert torch.equal(second.synced_parameters, first.initial_parameters)
 assert torch.equal(first.synced_parameters, first.initial_parameters)
+assert torch.equal(second.synced_parameters, first.initial_parameters)
 assert torch.equal(first.parameters, second.parameters)
-# sphinx_gallery_end_ignore
 
 # %%
 # The same training in one process
 # --------------------------------
-# Averaging the gradients of two shares of three samples is the gradient of
-# the mean loss over all six: the shares have the same size, so each sample
-# weighs the same. One process that takes one step per epoch on both shares
-# together, starting from rank 0's weights, must end with the same
-# parameters, and its loss must be the mean of the two ranks' losses.
+# With a loss that averages over the samples (the default of
+# :func:`~torch.nn.functional.cross_entropy`) and shares of equal size, the
+# average of the two processes' gradients is the gradient of the mean loss over all six
+# samples. One process that starts from process rank 0's weights and takes
+# one step per epoch on both shares together should then compute the mean of
+# the two processes' losses and end with their parameters.
 X_train, y_train, _, _ = toy_tensors()
-torch.manual_seed(123)  # rank 0's seed
+torch.manual_seed(123)  # process rank 0's seed
 single = NeuralNetwork(2, 2)
 optimizer = torch.optim.SGD(single.parameters(), lr=0.5)
-
-# sphinx_gallery_start_ignore
-assert torch.equal(
-    torch.nn.utils.parameters_to_vector(single.parameters()).detach(),
-    first.initial_parameters,
-)
-# sphinx_gallery_end_ignore
-
+assert torch.equal(parameters_to_vector(single.parameters()), first.initial_parameters)
 for epoch in range(3):
     batch = first.samples[epoch] + second.samples[epoch]
     loss = F.cross_entropy(single(X_train[batch]), y_train[batch])
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    mean_of_ranks = (first.losses[epoch] + second.losses[epoch]) / 2
-    print(
-        f"epoch {epoch + 1}: one process {loss.item():.6f}, mean of the ranks {mean_of_ranks:.6f}"
-    )
+    mean = (first.losses[epoch] + second.losses[epoch]) / 2
+    print(f"epoch {epoch + 1}: one process {loss.item():.6f}, mean of two {mean:.6f}")
+    torch.testing.assert_close(loss.item(), mean)
 
-single_parameters = torch.nn.utils.parameters_to_vector(single.parameters()).detach()
-torch.testing.assert_close(first.parameters, single_parameters)
+single_parameters = parameters_to_vector(single.parameters()).detach()
 largest = (first.parameters - single_parameters).abs().max().item()
 print(f"largest difference between the parameters: {largest:.1e}")
-
-# sphinx_gallery_start_ignore
-assert largest < 1e-6
-# sphinx_gallery_end_ignore
-
+torch.testing.assert_close(first.parameters, single_parameters)
 
 # %%
-# Equal up to the rounding of float32 (:func:`torch.testing.assert_close`
-# rather than :func:`torch.equal`): the ranks add up the gradients in
-# another order than one process does, and the order of a floating-point
-# sum can change its last bits. This is the property that makes DDP safe
-# to use: more processes change the speed, not the result.
+# Equal up to float32 rounding (the difference printed above): each process
+# averages over its own three samples and DDP averages the two results,
+# while one process averages over six at once. Another order of
+# floating-point operations can change the last bits.
+#
+# This one process trained on the *padded* shares, with one sample twice
+# per epoch. On the five samples of the data set it ends elsewhere:
+torch.manual_seed(123)
+plain = NeuralNetwork(2, 2)
+optimizer = torch.optim.SGD(plain.parameters(), lr=0.5)
+for _ in range(3):
+    loss = F.cross_entropy(plain(X_train), y_train)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+plain_parameters = parameters_to_vector(plain.parameters()).detach()
+gap = (first.parameters - plain_parameters).abs().max().item()
+print(f"largest difference from DDP: {gap:.4f}")
+assert gap > 1e-3
+
+# %%
+# So DDP trains like one process on the *global* batch, all the processes'
+# shares together, up to rounding. Where the world size does not divide the
+# data set, that batch holds the sampler's padding (or, with
+# ``drop_last=True``, lacks the dropped samples). And a batch size fixed per
+# process makes the global batch grow with the world size: here two
+# processes with three samples each take steps on six.
 #
 # How the processes are started
 # -----------------------------
 # The processes are started with the ``"spawn"`` method: each is a fresh
-# Python, which imports the module that holds the worker function. That is
-# why the worker code lives in a module (:mod:`tutorial_utils.distributed`)
-# and not in this page: a spawned process would import the page, and run
-# it all again. :func:`~tutorial_utils.distributed.run_ddp` goes one step
-# further, so that it is safe to call from a script without an
-# ``if __name__ == "__main__":`` guard, from a notebook and from the
-# documentation build: it runs ``python -m tutorial_utils.distributed`` in
-# a subprocess, which starts the ranks, and reads their reports back from
-# files. It also gives the run a time limit (``timeout=60`` seconds): a
-# rank that waits forever for another one is stopped, and the call raises
-# :class:`TimeoutError` instead of hanging.
+# Python that finds the worker by importing its module, which fails for a
+# function defined in a notebook; hence a module for the worker. A spawned
+# process also imports the script that started it, and so runs it
+# again, unless its work is behind ``if __name__ == "__main__":``. So
+# :func:`~tutorial_utils.distributed.run_ddp` has a separate Python,
+# ``python -m tutorial_utils.distributed``, start the processes and pass
+# their reports back in files, and stops them all (raising
+# :class:`TimeoutError`) if the run takes longer than ``timeout`` seconds.
 #
-# That module is also a script. Its ``--help``, printed here, lists the
-# ways to start it, on CPUs and on GPUs:
-help_text = subprocess.run(
-    [sys.executable, "-m", "tutorial_utils.distributed", "--help"],
-    capture_output=True,
-    text=True,
-    check=True,
-    env={**os.environ, "COLUMNS": "80"},
-).stdout
-print(help_text)
-
-# sphinx_gallery_start_ignore
-assert "torchrun" in help_text
-assert "CUDA_VISIBLE_DEVICES" in help_text
-# sphinx_gallery_end_ignore
-
-# %%
-# On several GPUs
-# ---------------
-# On GPUs only three things change: the backend is ``nccl`` (NVIDIA's
-# library for communication between GPUs), each rank moves its model and
-# batches to its own GPU, and DDP is told which one (``device_ids``). The
-# source text's script shows the classic form, started with
-# :func:`torch.multiprocessing.spawn`:
+# A script for torchrun
+# ---------------------
+# In a project of your own, you would write the worker as a script and
+# start it with ``torchrun``, which starts the processes itself and gives
+# each one ``RANK``, ``LOCAL_RANK`` (its process rank on this machine),
+# ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT`` in its environment. Then
+# :func:`~torch.distributed.init_process_group` needs no process rank or
+# world size, and neither does the sampler, which asks the process group.
+# A plain version of the worker above, for CPUs or GPUs. Every process seeds
+# with 123 (DDP would copy process rank 0's weights anyway); it is the
+# sampler's ``seed`` that must be the same in every process.
 #
 # .. code-block:: python
 #
+#     # train_ddp.py; run: torchrun --standalone --nproc-per-node=2 train_ddp.py
 #     import os
 #
 #     import torch
-#     import torch.multiprocessing as mp
-#     from torch.distributed import destroy_process_group, init_process_group
-#     from torch.nn.parallel import DistributedDataParallel as DDP
+#     import torch.distributed as dist
+#     import torch.nn.functional as F
+#     from torch.nn.parallel import DistributedDataParallel
+#     from torch.utils.data import DataLoader
+#     from torch.utils.data.distributed import DistributedSampler
 #
-#     def ddp_setup(rank, world_size):
-#         os.environ["MASTER_ADDR"] = "localhost"  # where rank 0 listens
-#         os.environ["MASTER_PORT"] = "12345"
-#         init_process_group(backend="nccl", rank=rank, world_size=world_size)
-#         torch.cuda.set_device(rank)
+#     from tutorial_utils.data import toy_datasets
+#     from tutorial_utils.models import NeuralNetwork
 #
-#     def main(rank, world_size, num_epochs):
-#         ddp_setup(rank, world_size)
-#         train_loader, test_loader = prepare_dataset()  # with a DistributedSampler
-#         model = NeuralNetwork(num_inputs=2, num_outputs=2).to(rank)
+#
+#     def main():
+#         local_rank = int(os.environ["LOCAL_RANK"])  # set by torchrun
+#         if torch.cuda.is_available():
+#             device = torch.device("cuda", local_rank)
+#             torch.cuda.set_device(device)
+#             dist.init_process_group("nccl")
+#         else:
+#             device = torch.device("cpu")
+#             dist.init_process_group("gloo")
+#         rank = dist.get_rank()
+#         torch.manual_seed(123)
+#         model = NeuralNetwork(2, 2).to(device)
+#         model = DistributedDataParallel(
+#             model, device_ids=[local_rank] if device.type == "cuda" else None
+#         )
+#         train_ds, _ = toy_datasets()
+#         sampler = DistributedSampler(train_ds, shuffle=True, seed=123)
+#         loader = DataLoader(train_ds, batch_size=len(sampler), sampler=sampler)
 #         optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
-#         model = DDP(model, device_ids=[rank])
-#         for epoch in range(num_epochs):
-#             train_loader.sampler.set_epoch(epoch)
-#             for features, labels in train_loader:
-#                 features, labels = features.to(rank), labels.to(rank)
-#                 ...  # the usual five lines
-#         destroy_process_group()
+#         for epoch in range(3):
+#             sampler.set_epoch(epoch)
+#             for features, labels in loader:
+#                 features, labels = features.to(device), labels.to(device)
+#                 loss = F.cross_entropy(model(features), labels)
+#                 optimizer.zero_grad()
+#                 loss.backward()
+#                 optimizer.step()
+#             print(f"process rank {rank}, epoch {epoch + 1}: loss {loss.item():.4f}")
+#         dist.destroy_process_group()
+#
 #
 #     if __name__ == "__main__":
-#         world_size = torch.cuda.device_count()
-#         mp.spawn(main, args=(world_size, 3), nprocs=world_size)
+#         main()
 #
-# :func:`~torch.multiprocessing.spawn` starts ``nprocs`` processes with the
-# ``"spawn"`` method and calls ``main(rank, *args)`` in each, with ranks
-# ``0`` to ``nprocs - 1``; the ``__main__`` guard keeps the spawned
-# processes, which import the script, from spawning again. The fixed port
-# must be free, and the script does not run in a notebook, since the
-# processes cannot import a notebook's functions.
-#
-# Today the usual launcher is ``torchrun``, which starts the processes
-# itself and passes each its rank in environment variables (``RANK``,
-# ``LOCAL_RANK``, ``WORLD_SIZE``, ``MASTER_ADDR``, ``MASTER_PORT``):
-# the script then calls ``init_process_group("nccl")`` without a rank and
-# needs no ``mp.spawn``. :mod:`tutorial_utils.distributed` works both ways;
-# on a machine with two GPUs:
-#
-# .. code-block:: console
-#
-#     $ torchrun --standalone --nproc-per-node=2 -m tutorial_utils.distributed --backend=nccl
-#
-# ``CUDA_VISIBLE_DEVICES`` chooses the GPUs a program may see, and numbers
-# them from 0 again: with ``CUDA_VISIBLE_DEVICES=0,2`` the processes use
-# physical GPUs 0 and 2 as ``cuda:0`` and ``cuda:1``, and
-# ``torch.cuda.device_count()`` says 2. (The source text writes the name
-# with a typo, ``CUDA_VISIBLE_DIVICES``; a misspelt variable is silently
-# ignored, and every GPU is used.)
-#
+# On GPUs
+# -------
+# On GPUs the worker changes where both versions above test for CUDA:
+# ``nccl`` instead of ``gloo``; one GPU per process (processes that share a
+# GPU under ``nccl`` can deadlock, the documentation of
+# :func:`~torch.distributed.init_process_group` warns); that GPU made the
+# current one with :func:`torch.cuda.set_device`, so that CUDA work that
+# names no device, NCCL's included, goes there and not to ``cuda:0``; the
+# model and batches moved there; ``device_ids=[local_rank]`` for DDP. Start
+# as many processes as GPUs (``--nproc-per-node=gpu`` counts them).
+# ``CUDA_VISIBLE_DEVICES=0,2`` would show a program only physical GPUs 0 and
+# 2, as ``cuda:0`` and ``cuda:1``. The next cell runs
+# :mod:`tutorial_utils.distributed` with ``nccl``, one process per GPU, and
+# prints each one's losses; with two GPUs, its parameters must match the two
+# CPU processes' above, up to rounding.
+if torch.cuda.is_available():
+    gpus = torch.cuda.device_count()
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "tutorial_utils.distributed"]
+        command += [f"--nprocs={gpus}", "--backend=nccl", f"--output={folder}"]
+        subprocess.run(command, check=True, timeout=180)
+        files = [Path(folder, f"rank{rank}.pt") for rank in range(gpus)]
+        gpu_reports = [torch.load(file, weights_only=True) for file in files]
+    for report in gpu_reports:
+        losses = ", ".join(f"{loss:.4f}" for loss in report["losses"])
+        print(f"process rank {report['rank']} on {report['device']}: losses {losses}")
+    for report in gpu_reports:
+        assert torch.equal(report["parameters"], gpu_reports[0]["parameters"])
+    if gpus == 2:  # the same shares as the two CPU processes above
+        torch.testing.assert_close(gpu_reports[0]["parameters"], first.parameters)
+else:
+    print("This build had no GPU: torch.cuda.is_available() is False, so the")
+    print("nccl run was not started. With GPUs, this cell trains on all of them.")
+
+# %%
 # Summary
 # -------
-# - DDP keeps one model copy per process and averages the gradients in
-#   ``backward``; with equal shares, the result is that of one process on
-#   the whole batch.
+# - DDP keeps one model copy per process, copies process rank 0's
+#   parameters to all when it is built, and averages the gradients with an
+#   all-reduce during ``backward``. The copies stay equal.
 # - A :class:`~torch.utils.data.distributed.DistributedSampler` splits the
-#   data, padding it to equal shares; call ``set_epoch`` every epoch.
-# - Worker code lives in an importable module; the start method is named
-#   (``"spawn"``), and the launching script keeps its work behind
-#   ``if __name__ == "__main__":``.
-# - ``gloo`` for CPUs, ``nccl`` for NVIDIA GPUs; ``torchrun`` starts one
-#   process per GPU, ``CUDA_VISIBLE_DEVICES`` chooses which.
+#   data, padding it to equal shares (or dropping with ``drop_last=True``);
+#   give every process the same ``seed`` and call ``set_epoch`` every epoch.
+# - With equal shares of one global batch, DDP matches one process on that
+#   batch up to rounding; padding and a per-process batch size change what
+#   "that batch" is.
+# - Worker code lives in an importable module or in a script with an
+#   ``if __name__ == "__main__":`` guard. ``torchrun --nproc-per-node=gpu``
+#   starts one process per GPU; ``gloo`` for CPUs, ``nccl`` for CUDA GPUs.
 #
-# This is the last page of the training section. The helpers the pages use
-# are documented in :doc:`/api`; the first page of the section is
-# :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
+# This is the last page of the site for now. Next: start again from
+# :ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py`, or see
+# the whole site on one page in the cheat sheet.
