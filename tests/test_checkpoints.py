@@ -70,6 +70,24 @@ def test_never_overwrites_without_being_asked(tmp_path: Path) -> None:
     assert load_checkpoint(path, model) == 1
     save_checkpoint(path, model, optimizer, epoch=2, overwrite=True)
     assert load_checkpoint(path, model) == 2
+    assert [p.name for p in tmp_path.iterdir()] == ["run.pt"], "no partial file left"
+
+
+def test_a_failed_save_keeps_the_previous_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, optimizer, _ = make_run()
+    path = save_checkpoint(tmp_path / "run.pt", model, optimizer, epoch=1)
+
+    def broken_save(obj: object, file: object) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(torch, "save", broken_save)
+    with pytest.raises(OSError, match="disk full"):
+        save_checkpoint(path, model, optimizer, epoch=2, overwrite=True)
+    monkeypatch.undo()
+    assert load_checkpoint(path, model) == 1
+    assert [p.name for p in tmp_path.iterdir()] == ["run.pt"], "no partial file left"
 
 
 def test_contents_load_with_weights_only(tmp_path: Path) -> None:

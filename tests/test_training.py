@@ -50,6 +50,13 @@ def test_evaluate_restores_the_mode_and_does_not_track_gradients() -> None:
     model.eval()
     evaluate(model, loader)
     assert not model.training
+    # A part put in evaluation mode on its own stays there.
+    model.train()
+    frozen = next(iter(model.children()))
+    frozen.eval()
+    evaluate(model, loader)
+    assert model.training
+    assert not frozen.training
 
 
 def test_empty_loader_is_an_error() -> None:

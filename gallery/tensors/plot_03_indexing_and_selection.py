@@ -3,25 +3,24 @@ Indexing and selection
 ======================
 
 Pick parts out of a tensor by position, by a list of positions or by a mask,
-and write through an index. After this page you can predict the shape of
-every selection, and tell which selections share memory with the original and
-which are copies.
+and write through an index. After this page you can predict the shape of a
+selection made of integers and slices, of index tensors, or of a mask, and
+tell which selections share memory with the original and which are copies.
 """
 
 # %%
-# Every page starts by saying what computed it. On your machine the versions,
-# the device and the thread count may differ; the values printed on this page
-# come from fixed seeds and repeat from run to run with the same PyTorch
-# release.
+# Every page starts by saying what computed it. The tensors on this page hold
+# a handful of numbers each, so it runs on the CPU whatever the machine has.
+# On your machine the versions, the processor and the thread count may
+# differ; the values printed come from fixed seeds and repeat from run to run
+# with the same PyTorch release.
 import matplotlib.pyplot as plt
 import torch
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import draw_tensors
 
-device = pick_device()
-print(environment_summary(device))
+print(environment_summary(torch.device("cpu")))
 
 # %%
 # Slicing: ranges, negative indices and steps
@@ -48,6 +47,7 @@ assert torch.equal(x[1], x[1, :])
 # index past the end raises an ``IndexError``. Unlike lists, a tensor takes no
 # negative step: to reverse a dimension, use :func:`torch.flip`, which copies.
 print("x[1:100] has shape", tuple(x[1:100].shape))
+assert torch.equal(x[1:100], x[1:])
 try:
     x[5]
 except IndexError as error:
@@ -104,9 +104,14 @@ for title, part in kept_or_dropped.items():
 print("x[2, 3].item() =", x[2, 3].item(), type(x[2, 3].item()))
 
 # sphinx_gallery_start_ignore
-for dim in range(x.dim()):
-    assert x.select(dim, -1).dim() == x.dim() - 1
-    assert x.narrow(dim, x.shape[dim] - 1, 1).dim() == x.dim()
+cube = torch.zeros(2, 3, 4)
+for dim, size in enumerate(cube.shape):
+    before = (slice(None),) * dim
+    for i in range(-size, size):
+        assert cube[(*before, i)].shape == cube.shape[:dim] + cube.shape[dim + 1 :]
+        assert cube[(*before, slice(i, i + 1))].dim() == cube.dim()
+        assert cube[(*before, slice(i, i + 1))].shape[dim] == (0 if i == -1 else 1)
+assert x[-1:].shape == (1, 4)
 # sphinx_gallery_end_ignore
 
 # %%
@@ -121,10 +126,12 @@ plt.show()
 # %%
 # Integer indexing and masks
 # --------------------------
-# A list or a tensor of integers picks those positions, in that order, and may
-# name a position twice (*integer indexing*, also called advanced or fancy
-# indexing). A list or tensor of booleans of the same length, a *mask*, picks
-# the positions where it is ``True``.
+# A list of integers, or a tensor of them (``int64`` or ``int32``), picks those
+# positions, in that order, and may name a position twice (*integer
+# indexing*, also called advanced or fancy indexing). A list or tensor of
+# booleans of the same length, a *mask*, picks the positions where it is
+# ``True``. (A ``uint8`` tensor is still read as a mask, an old rule that now
+# gives a deprecation warning; other integer dtypes are refused.)
 torch.manual_seed(7)
 a = torch.rand(5)
 mask = torch.tensor([True, False, False, True, True])
@@ -153,7 +160,10 @@ plt.show()
 # %%
 # On a matrix, one index tensor picks whole rows. Two index tensors pick
 # single elements: the first gives the row and the second the column of each
-# element, paired position by position.
+# element, paired position by position after the two are broadcast against
+# each other (the rule of the next page), so a column of rows and a row of
+# columns pick a whole grid. Index tensors mixed with slices follow further
+# rules that this page leaves out.
 matrix = torch.rand(5, 3)
 rows = torch.tensor([0, 2, 4])
 columns = torch.tensor([2, 1, 0])
@@ -162,6 +172,9 @@ print("matrix[rows]\n", matrix[rows])
 print("matrix[rows, columns]", matrix[rows, columns])
 pairs = zip(rows.tolist(), columns.tolist(), strict=True)
 assert matrix[rows, columns].tolist() == [matrix[r, c].item() for r, c in pairs]
+grid = matrix[rows.reshape(3, 1), columns]
+print("matrix[rows.reshape(3, 1), columns] has shape", tuple(grid.shape))
+assert grid.tolist() == [[matrix[r, c].item() for c in columns] for r in rows]
 
 # %%
 # Masks usually come from a comparison: ``matrix > 0.8`` is a ``bool`` tensor
@@ -178,8 +191,23 @@ except IndexError as error:
     print(f"IndexError: {error}")
 
 # sphinx_gallery_start_ignore
+import warnings
+
 assert torch.equal(matrix[matrix > 0.8], matrix.flatten()[matrix.flatten() > 0.8])
 assert torch.zeros(2, 3, 4)[torch.ones(2, 3, 4, dtype=torch.bool)].shape == (24,)
+row_mask = matrix[:, 1] > 0.5
+assert torch.equal(matrix[row_mask], matrix[row_mask.nonzero().flatten()])
+assert torch.equal(a[torch.tensor([4, 2], dtype=torch.int32)], a[[4, 2]])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    assert torch.equal(a[mask.to(torch.uint8)], a[mask])
+assert "deprecated" in str(caught[0].message)
+for dtype in (torch.int8, torch.int16):
+    try:
+        a[torch.tensor([4, 2], dtype=dtype)]
+    except IndexError:
+        continue
+    raise AssertionError(dtype)
 # sphinx_gallery_end_ignore
 
 # %%
@@ -188,17 +216,22 @@ assert torch.zeros(2, 3, 4)[torch.ones(2, 3, 4, dtype=torch.bool)].shape == (24,
 # Integer indices and slices give views. A list of integers, an integer
 # tensor with at least one dimension, or a mask gives a *copy*: a new tensor
 # with storage of its own, because the elements it picks need not lie at
-# regular steps in memory. (A rank-0 integer tensor, such as the result of
-# :meth:`~torch.Tensor.argmax`, counts as a plain integer and gives a view.)
+# regular steps in memory. (A rank-0 ``int64`` tensor counts as a plain
+# integer and gives a view. :meth:`~torch.Tensor.argmax` of a vector gives
+# one; of a matrix, without ``dim=``, it gives a position in the flattened
+# matrix, not a row.)
 parts = {
     "matrix[1:3]": matrix[1:3],
     "matrix[[1, 2]]": matrix[[1, 2]],
     "matrix[matrix > 0.8]": matrix[matrix > 0.8],
-    "matrix[torch.tensor(1)]": matrix[torch.tensor(1)],
+    "matrix[matrix[:, 0].argmax()]": matrix[matrix[:, 0].argmax()],
 }
+shares = {}
 for title, part in parts.items():
     same = part.untyped_storage().data_ptr() == matrix.untyped_storage().data_ptr()
-    print(f"{title:24} shares matrix's storage: {same}")
+    shares[title] = same
+    print(f"{title:29} shares matrix's storage: {same}")
+assert list(shares.values()) == [True, False, False, True]
 
 # %%
 # A copy is the trap: a write to the *result* of a mask or an integer index
@@ -213,31 +246,42 @@ print("after clipped[clipped > 0.8] = 0.8, max is", clipped.max())
 assert torch.equal(clipped, matrix.clamp(max=0.8))
 
 # %%
-# Writing through an integer index with a repeated position writes once, not
-# once per repetition. Python runs ``counts[[0, 0, 2]] += 1`` as: read
-# ``counts[[0, 0, 2]]`` (a copy), add 1, and write the three results back, two
-# of them to position 0. So position 0 ends up 1 larger, not 2. To accumulate,
-# use :meth:`~torch.Tensor.index_add_`, which adds every contribution:
+# Writing through an integer index with a repeated position does not add up:
+# the writes to that position replace one another, and when they write
+# different values, which one is kept is not defined (so says
+# :meth:`~torch.Tensor.index_put_`, which ``t[index] = values`` calls).
+# Python runs ``counts[[0, 0, 2]] += 1`` as: read ``counts[[0, 0, 2]]`` (a
+# copy), add 1, and write the three results back, two of them to position 0.
+# Both are 1, so position 0 ends up 1 larger, not 2. To accumulate, use
+# :meth:`~torch.Tensor.index_add_`, which adds every contribution:
 counts = torch.zeros(3)
 counts[[0, 0, 2]] += 1
 print("counts[[0, 0, 2]] += 1:             ", counts)
+assert counts.tolist() == [1.0, 0.0, 1.0]
 counts = torch.zeros(3)
 counts.index_add_(0, torch.tensor([0, 0, 2]), torch.ones(3))
 print("counts.index_add_(0, [0, 0, 2], 1s):", counts)
+assert counts.tolist() == [2.0, 0.0, 1.0]
+counts = torch.zeros(3)
+counts[[0, 0]] = torch.tensor([1.0, 2.0])  # 1.0 or 2.0: not defined
+assert counts[0].item() in (1.0, 2.0)
 
 # %%
 # Summary
 # -------
-# - ``x[i]`` drops a dimension, ``x[i:i+1]`` keeps it; ranges take positive
-#   steps and negative indices, and are cut short at the end.
+# - ``x[i]`` drops a dimension; a range keeps it, even a range of one such as
+#   ``x[i:i+1]`` (but not for ``i = -1``: ``x[-1:0]`` is empty, the last row
+#   is ``x[-1:]``). Ranges take positive steps and negative indices, and are
+#   cut short at the end.
 # - Integers and slices give views, which share storage: a write into them
 #   reaches the original.
-# - Lists and tensors of integers pick positions, in order, repeats allowed;
-#   boolean masks pick where ``True``. Both give copies (a rank-0 integer
-#   tensor acts as a plain integer).
+# - Lists and integer tensors pick positions, in order, repeats allowed;
+#   ``bool`` masks pick where ``True`` (``uint8`` ones too, deprecated). Both
+#   give copies (a rank-0 ``int64`` tensor acts as a plain integer).
 # - A write to such a copy is lost; assigning through the index,
-#   ``t[mask] = value``, writes into ``t``. Repeated positions are written
-#   once; :meth:`~torch.Tensor.index_add_` accumulates.
+#   ``t[mask] = value``, writes into ``t``. Writes to a repeated position
+#   replace one another (which is kept is not defined);
+#   :meth:`~torch.Tensor.index_add_` accumulates.
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`
 # computes with whole tensors: element by element, across shapes that differ,

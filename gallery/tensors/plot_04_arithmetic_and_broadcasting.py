@@ -9,27 +9,27 @@ tell when a reduction will broadcast back against its input.
 """
 
 # %%
-# Every page starts by saying what computed it. On your machine the versions,
-# the device and the thread count may differ; the values printed on this page
-# come from fixed seeds and repeat from run to run with the same PyTorch
-# release.
+# Every page starts by saying what computed it. The tensors on this page hold
+# a handful of numbers each, so it runs on the CPU whatever the machine has.
+# On your machine the versions, the processor and the thread count may
+# differ; the values printed come from fixed seeds and repeat from run to run
+# with the same PyTorch release.
 import matplotlib.pyplot as plt
 import torch
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import draw_tensors
 
-device = pick_device()
-print(environment_summary(device))
+print(environment_summary(torch.device("cpu")))
 
 # %%
 # Element-wise operations
 # -----------------------
 # Arithmetic operators, and functions such as :func:`torch.sqrt`, apply to
 # each element of a :term:`tensor`, pairing elements at the same position; a
-# Python number is used with every element. No loop is written in Python: one
-# compiled loop, a :term:`kernel`, runs over all the elements.
+# Python number is used with every element. No loop is written in Python:
+# compiled loops, :term:`kernels <kernel>`, run over all the elements, one or
+# more per operation.
 t1 = torch.arange(1, 5).reshape(2, 2)
 t2 = torch.tensor([[1, 1], [0, 0]])
 print(t1 + t2)
@@ -43,7 +43,7 @@ assert (t1 * t2).flatten().tolist() == [a * b for a, b in pairs]
 # %%
 # The square roots come out as ``float32``, the default floating-point type,
 # although ``t1`` holds integers: :func:`torch.sqrt`, like ``/``, gives
-# floating point for integer inputs. The
+# floating point for integer inputs, which it converts first. The
 # :term:`dtype` each operation gives is the subject of
 # :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`.
 #
@@ -52,6 +52,7 @@ assert (t1 * t2).flatten().tolist() == [a * b for a, b in pairs]
 # ``t1 @ t2`` is the sum of row ``i`` of ``t1`` times column ``j`` of ``t2``.
 print(t1 @ t2)
 assert torch.sqrt(t1).dtype == (t1 / t1).dtype == torch.get_default_dtype()
+assert torch.equal(torch.sqrt(t1), torch.sqrt(t1.to(torch.get_default_dtype())))
 assert (t1 @ t2)[1, 0] == (t1[1, :] * t2[:, 0]).sum()
 
 # %%
@@ -163,6 +164,9 @@ plt.show()
 stretched = column.expand(3, 4)
 print("same memory as column:", stretched.data_ptr() == column.data_ptr())
 print("stride:", stretched.stride())
+assert stretched.data_ptr() == column.data_ptr()
+assert stretched.untyped_storage().nbytes() == column.untyped_storage().nbytes()
+assert stretched.stride()[1] == 0
 
 # %%
 # Reductions along a dimension
@@ -180,11 +184,15 @@ print(torch.mean(uniform, axis=0))
 print(torch.ones(2, 3, 4).sum(dim=(0, 2)))
 
 # sphinx_gallery_start_ignore
-assert torch.ones(2, 3, 4).sum().dim() == 0
+for reduce in (torch.sum, torch.mean, torch.std, torch.max):
+    assert reduce(uniform).dim() == 0
+assert torch.mean(uniform, axis=0).shape == uniform.shape[1:]
 assert torch.allclose(
     torch.mean(uniform, axis=0), torch.tensor([-0.1373, 0.2028]), rtol=0, atol=5e-5
 )
-assert torch.equal(torch.mean(uniform, axis=0), uniform.mean(dim=0))
+torch.testing.assert_close(torch.mean(uniform, axis=0), uniform.sum(dim=0) / 5)
+cube = torch.arange(24.0).reshape(2, 3, 4)
+assert torch.equal(cube.sum(dim=(0, 2)), cube.sum(dim=2).sum(dim=0))
 # sphinx_gallery_end_ignore
 
 # %%
@@ -241,11 +249,16 @@ except RuntimeError as error:
 # %%
 # With a square matrix the same mistake raises no error: the ``(2,)`` sums
 # line up with the columns, and each *column* ``j`` is divided by the sum of
-# row ``j``. With ``keepdim=True`` the rows sum to 1; without it they do not.
+# row ``j``. With ``keepdim=True`` the rows sum to 1; without it they do not,
+# unless every row has the same sum: then both divide by one number, and the
+# mistake hides until rows with different sums come along.
 square = torch.tensor([[1.0, 3.0], [1.0, 1.0]])
 print("keepdim=True: ", (square / square.sum(dim=1, keepdim=True)).sum(dim=1))
 print("keepdim=False:", (square / square.sum(dim=1)).sum(dim=1))
 assert torch.equal(square / square.sum(dim=1), square / square.sum(dim=1)[None, :])
+assert not torch.allclose((square / square.sum(dim=1)).sum(dim=1), torch.ones(2))
+even = torch.tensor([[1.0, 3.0], [2.0, 2.0]])  # both rows sum to 4
+assert torch.equal(even / even.sum(dim=1), even / even.sum(dim=1, keepdim=True))
 
 # %%
 # In-place operations
@@ -270,11 +283,14 @@ assert counts.add_(1) is counts
 t = torch.ones(1)
 address = t.data_ptr()
 t.add_(1)
-print("after t.add_(1): same memory:", t.data_ptr() == address)
+same = {"t.add_(1)": t.data_ptr() == address}
 t += 1
-print("after t += 1:    same memory:", t.data_ptr() == address)
+same["t += 1"] = t.data_ptr() == address
 t = t + 1
-print("after t = t + 1: same memory:", t.data_ptr() == address, " value", t.item())
+same["t = t + 1"] = t.data_ptr() == address
+for title, kept in same.items():
+    print(f"after {title + ':':10} same memory: {kept}")
+assert list(same.values()) == [True, True, False]
 
 # %%
 # The difference matters when two names refer to one tensor, or when a
@@ -286,6 +302,8 @@ first_row.add_(5)
 first_row = first_row + 1
 print(base)
 print(first_row)
+assert base.tolist() == [[5.0, 5.0, 5.0], [0.0, 0.0, 0.0]]  # add_ showed through
+assert first_row.tolist() == [6.0, 6.0, 6.0]  # the + 1 did not reach base
 
 # %%
 # In-place operations save the memory of a new result, but they cannot change

@@ -1,12 +1,20 @@
-"""Save a training run to one file and resume it exactly where it stopped.
+"""Save a training run to one file and resume it where it stopped.
 
-A *checkpoint* holds everything the next epoch depends on: the model's and
-the optimiser's :meth:`~torch.nn.Module.state_dict`, the number of epochs
-done, and the state of PyTorch's random number generators (which decide the
-next shuffle of a :class:`~torch.utils.data.DataLoader`). Only tensors,
-numbers, strings, lists and dicts go in, so :func:`load_checkpoint` reads
-it with ``torch.load(..., weights_only=True)``, which refuses to run code
-from a file.
+A *checkpoint* holds the model's and the :term:`optimiser`'s
+:term:`state dict`, the number of :term:`epochs <epoch>` done, and the state
+of PyTorch's CPU and CUDA random number generators (which decide the next
+shuffle of a :class:`~torch.utils.data.DataLoader` made without a
+``generator`` of its own, and dropout on those devices). A resumed run
+repeats the original exactly only if nothing else decides its numbers: the
+file holds no learning-rate scheduler, no other accelerator's generator, and
+no state of Python's :mod:`random` or NumPy's generators. A GPU run also
+differs where it uses non-deterministic algorithms (see
+:func:`torch.use_deterministic_algorithms`).
+
+Only tensors and plain Python values (numbers, strings, ``None``, lists,
+tuples, dicts) go in, so :func:`load_checkpoint` reads the file with
+``torch.load(..., weights_only=True)``, which refuses any other object a
+file asks it to build, and so runs no code from it.
 
 :func:`save_checkpoint` never replaces an existing file unless asked to with
 ``overwrite=True``.
@@ -57,7 +65,10 @@ def save_checkpoint(
     *,
     overwrite: bool = False,
 ) -> Path:
-    """Write a model, its optimiser, the epoch and the RNG state to one file.
+    """Write a model, its optimiser, the epoch and PyTorch's RNG states to a file.
+
+    The generators saved are the CPU's and, where CUDA is available, every
+    CUDA device's.
 
     Parameters
     ----------
@@ -83,7 +94,7 @@ def save_checkpoint(
     FileExistsError
         If `path` exists and `overwrite` is false; ``error.filename`` is the path.
     TypeError
-        If `model`, `optimizer` or `epoch` has the wrong type.
+        If `path`, `model`, `optimizer` or `epoch` has the wrong type.
     ValueError
         If `epoch` is negative.
 
@@ -116,16 +127,31 @@ def save_checkpoint(
         "optimizer": optimizer.state_dict(),
         "rng": rng,
     }
+    if not overwrite and target.exists():
+        raise FileExistsError(
+            errno.EEXIST,
+            "checkpoint exists; pass overwrite=True to replace it",
+            str(target),
+        )
+    # Written beside the target, then moved into place in one step: a save
+    # that fails half-way leaves the previous checkpoint as it was.
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
-        # "x" creates the file and fails if it exists, in one step.
-        with open(target, "wb" if overwrite else "xb") as file:
+        with open(partial, "xb") as file:
             torch.save(checkpoint, file)
+        if overwrite:
+            os.replace(partial, target)
+        else:
+            # A link fails if the target appeared meanwhile: never replaced.
+            os.link(partial, target)
     except FileExistsError:
         raise FileExistsError(
             errno.EEXIST,
             "checkpoint exists; pass overwrite=True to replace it",
             str(target),
         ) from None
+    finally:
+        partial.unlink(missing_ok=True)
     return target
 
 
@@ -151,8 +177,9 @@ def load_checkpoint(
         Where the tensors are loaded, whichever device saved them. Loading
         into a model copies them to the model's device anyway.
     restore_rng : bool, default True
-        Restore PyTorch's random number generators, so that shuffling and
-        dropout continue as in the run that was saved.
+        Restore PyTorch's CPU generator and, where the file has them and
+        CUDA is available, the CUDA generators, so that shuffling and
+        dropout on those devices continue as in the run that was saved.
 
     Returns
     -------
@@ -165,7 +192,10 @@ def load_checkpoint(
         If there is no file at `path`.
     ValueError
         If the file is not a checkpoint of :func:`save_checkpoint`, or
-        :func:`torch.load` refuses it.
+        :func:`torch.load` refuses it; or, from
+        :meth:`torch.optim.Optimizer.load_state_dict`, if `optimizer` has
+        other parameter groups than the saved one (the model is loaded by
+        then).
     RuntimeError
         From :meth:`~torch.nn.Module.load_state_dict`, if the model's
         parameter names or shapes differ from the saved ones.

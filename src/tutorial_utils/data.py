@@ -5,7 +5,7 @@
   training and two test points that the training pages start from.
 - :func:`load_digits_tensors` loads scikit-learn's 8 x 8 handwritten digits
   (they ship inside scikit-learn: no download) as tensors, split into a
-  training and a test set the same way on every run.
+  training and a test set that a seed fixes.
 """
 
 from __future__ import annotations
@@ -101,9 +101,10 @@ def toy_tensors() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tenso
     Returns
     -------
     tuple of torch.Tensor
-        ``X_train`` (5 x 2, float32), ``y_train`` (5, int64), ``X_test``
-        (2 x 2) and ``y_test`` (2,). Class 0 sits at negative first and
-        positive second features, class 1 the other way round.
+        ``X_train`` (5 x 2, the default float dtype: float32 unless
+        :func:`torch.set_default_dtype` changed it), ``y_train`` (5, int64),
+        ``X_test`` (2 x 2) and ``y_test`` (2,). Class 0 sits at negative
+        first and positive second features, class 1 the other way round.
 
     Examples
     --------
@@ -152,7 +153,8 @@ def load_digits_tensors(test_fraction: float = 0.25, seed: int = 0) -> DigitsSpl
 
     The 1,797 images come with scikit-learn (no download). The split is
     stratified: each digit appears in the test set in about the same
-    proportion as in the whole set. The same seed gives the same split.
+    proportion as in the whole set. The same seed gives the same split with
+    the same scikit-learn version.
 
     Parameters
     ----------
@@ -172,7 +174,7 @@ def load_digits_tensors(test_fraction: float = 0.25, seed: int = 0) -> DigitsSpl
         If `test_fraction` is not strictly between 0 and 1, or `seed` is
         negative or too large.
     TypeError
-        If `seed` is not an int.
+        If `test_fraction` is not a number or `seed` is not an int.
 
     Examples
     --------

@@ -1,8 +1,9 @@
 """Find the devices PyTorch can use here and choose one by name.
 
-A page asks for the best device with ``pick_device()`` and runs unchanged on
-a laptop CPU, a CUDA GPU or an Apple GPU. Asking for a device that is not
-there fails at once, with the list of those that are.
+A page asks for a device with ``pick_device()``, which takes the first
+accelerator PyTorch sees or else the CPU, and runs unchanged on a laptop
+CPU, a CUDA GPU or an Apple GPU. Asking for a device that is not there fails
+at once, with the list of those that are.
 """
 
 from __future__ import annotations
@@ -133,7 +134,7 @@ def _cpu_model() -> str:
 
 
 def device_name(device: str | torch.device) -> str:
-    """Describe a device in words: its model name where PyTorch can tell it.
+    """Describe a device in words: its model name where it can be found.
 
     Parameters
     ----------
@@ -143,8 +144,11 @@ def device_name(device: str | torch.device) -> str:
     Returns
     -------
     str
-        For example ``"NVIDIA H100 80GB HBM3"`` or, for the CPU, the
-        processor's model name.
+        For example ``"NVIDIA H100 80GB HBM3"``. For the CPU: the
+        ``model name`` line of ``/proc/cpuinfo`` where there is one (Linux
+        on x86, for one); elsewhere what :func:`platform.processor` or
+        :func:`platform.machine` returns, which may be only the architecture
+        (``"x86_64"``, ``"arm"``).
 
     Examples
     --------

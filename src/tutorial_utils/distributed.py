@@ -1,19 +1,20 @@
 """Train with DistributedDataParallel on several processes, safely launched.
 
-Each process (a *rank*) runs :func:`train_rank`: it joins a process group,
-wraps :class:`~tutorial_utils.models.NeuralNetwork` in
+Each process, known by its :term:`process rank` (0 to the
+:term:`world size` minus 1), runs :func:`train_rank`: it joins a process
+group, wraps :class:`~tutorial_utils.models.NeuralNetwork` in
 :class:`~torch.nn.parallel.DistributedDataParallel`, trains on its share of
 the toy data chosen by a :class:`~torch.utils.data.distributed.DistributedSampler`,
 and reports what it did as a :class:`RankReport`.
 
-:func:`run_ddp` starts the ranks from any Python program, a notebook or a
-documentation build included. It does not start them from the calling
+:func:`run_ddp` starts the processes from any Python program, a notebook or
+a documentation build included. It does not start them from the calling
 program itself: with the ``"spawn"`` start method every child re-imports the
 parent's ``__main__``, and a script without an ``if __name__ == "__main__":``
 guard would run again in every child. Instead it runs this module,
 ``python -m tutorial_utils.distributed``, in a subprocess, which starts the
-ranks with the ``"spawn"`` start method, on ``127.0.0.1`` and a free port.
-The ranks save their reports to a temporary folder, which :func:`run_ddp`
+training processes with the ``"spawn"`` start method, on ``127.0.0.1`` and a
+free port. They save their reports to a temporary folder, which :func:`run_ddp`
 reads back with ``torch.load(..., weights_only=True)``. A time limit ends
 every process of a run that hangs.
 
@@ -43,9 +44,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import torch
 
-# torch is imported inside the functions that use it: the launcher process
-# that only starts the ranks then starts in a fraction of a second instead of
-# the seconds that importing torch takes.
+# torch is imported inside the functions that use it: the launcher process,
+# which only starts the training processes, then starts in a fraction of a
+# second instead of the seconds that importing torch takes.
 
 __all__ = [
     "LOOPBACK",
@@ -56,34 +57,37 @@ __all__ = [
     "train_rank",
 ]
 
-#: The only address the launcher uses, this machine's loopback interface.
+#: The address the processes meet at when this module starts them: this
+#: machine's loopback interface. Under ``torchrun``, ``MASTER_ADDR`` decides.
 LOOPBACK = "127.0.0.1"
 
 _BACKENDS = ("gloo", "nccl")
-_TIMED_OUT = 124  # the exit status of the command line when it stopped the ranks
+_TIMED_OUT = 124  # the command line's exit status when it stopped the processes
 _START_MARGIN = 10.0  # seconds the launcher process itself may take to start
 
 
 @dataclass(frozen=True)
 class RankReport:
-    """What one rank did during :func:`train_rank`.
+    """What one process did during :func:`train_rank`.
 
     Attributes
     ----------
     rank, world_size : int
-        This process's rank and the number of processes.
+        This process's :term:`process rank` and the :term:`world size`, the
+        number of processes.
     backend, device : str
         The process group backend (``"gloo"``, ``"nccl"``) and the device the
-        rank trained on (``"cpu"``, ``"cuda:1"``, ...).
+        process trained on (``"cpu"``, ``"cuda:1"``, ...).
     samples : list of list of int
-        Per epoch, the indices of the training samples this rank was given,
-        in the order it used them.
+        Per epoch, the indices of the training samples this process was
+        given, in the order it used them.
     losses : list of float
-        Per epoch, the loss on this rank's own samples.
+        Per epoch, the loss on this process's own samples, computed before
+        that epoch's optimiser step.
     initial_parameters, synced_parameters, parameters : torch.Tensor
-        All parameters as one vector (on the CPU): as this rank initialised
-        them, right after wrapping in DistributedDataParallel (which copies
-        rank 0's), and after training.
+        All parameters as one vector (on the CPU): as this process
+        initialised them, right after wrapping in DistributedDataParallel
+        (which copies those of process rank 0), and after training.
     """
 
     rank: int
@@ -123,7 +127,8 @@ def find_free_port(host: str = LOOPBACK) -> int:
     """Ask the operating system for a TCP port that is free right now.
 
     Binding to port 0 makes the system choose an unused port; the socket is
-    closed again at once, so rank 0 can listen on it moments later.
+    closed again at once, so process rank 0 can listen on it moments later
+    (unless another program takes the port in between, which is rare).
 
     Parameters
     ----------
@@ -164,44 +169,49 @@ def train_rank(
     timeout: float = 60.0,
     output_dir: str | os.PathLike[str] | None = None,
 ) -> RankReport:
-    """Train the toy model as one rank of a DistributedDataParallel run.
+    """Train the toy model as one process of a DistributedDataParallel run.
 
-    Every rank seeds with ``seed + rank``, so the ranks start from different
-    random weights until DistributedDataParallel copies rank 0's to all of
-    them. Each epoch, a :class:`~torch.utils.data.distributed.DistributedSampler`
-    (shuffled with `seed`, reshuffled per epoch by
+    Every process seeds with ``seed + rank``, so the processes start from
+    different random weights until DistributedDataParallel copies those of
+    process rank 0 to all of them. Each epoch, a
+    :class:`~torch.utils.data.distributed.DistributedSampler` (shuffled with
+    `seed`, reshuffled per epoch by
     :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch`) gives
-    each rank an equal share of the five toy samples, padded by repeating
-    samples; the rank takes one SGD step on its whole share, and the
-    gradients are averaged across ranks during ``backward()``.
+    each process an equal share of the five toy samples, padded by repeating
+    samples; each process takes one SGD step on its whole share, and the
+    gradients are averaged across processes during ``backward()``.
 
     Parameters
     ----------
     rank, world_size : int
-        This process's rank (0 to ``world_size - 1``) and the number of
-        processes.
+        This process's :term:`process rank` (0 to ``world_size - 1``) and
+        the :term:`world size`, the number of processes.
     port : int, optional
-        Where rank 0 listens on ``127.0.0.1``. ``None`` uses the
-        ``MASTER_ADDR`` and ``MASTER_PORT`` environment variables as set by
+        Where process rank 0 listens on ``127.0.0.1``; it is written to the
+        ``MASTER_ADDR`` and ``MASTER_PORT`` environment variables of this
+        process. ``None`` uses those variables as they are, as set by
         ``torchrun``.
     epochs : int, default 3
         Passes over the data.
     lr : float, default 0.5
         The SGD learning rate.
     seed : int, default 123
-        Seeds the weights (plus the rank) and the sampler's shuffling.
+        Seeds the weights (plus the process rank) and the sampler's
+        shuffling.
     backend : {"gloo", "nccl"}, default "gloo"
-        ``"gloo"`` trains on the CPU; ``"nccl"`` on the GPU of this rank's
-        ``LOCAL_RANK`` (the rank itself when not under torchrun).
+        ``"gloo"`` trains on the CPU; ``"nccl"`` on the GPU numbered by the
+        ``LOCAL_RANK`` environment variable, which ``torchrun`` sets, or by
+        `rank` where it is not set.
     timeout : float, default 60
-        Seconds the ranks wait for each other before giving up.
+        Seconds the processes wait for each other before giving up.
     output_dir : str or os.PathLike, optional
-        Save the report as ``rank<rank>.pt`` in this folder.
+        Save the report as ``rank<rank>.pt`` in this folder, which must
+        exist.
 
     Returns
     -------
     RankReport
-        What this rank did.
+        What this process did.
 
     Raises
     ------
@@ -210,6 +220,8 @@ def train_rank(
         or another argument is out of range.
     TypeError
         If an argument has the wrong type.
+    FileNotFoundError
+        If `output_dir` is not a folder.
 
     Examples
     --------
@@ -324,7 +336,7 @@ def _spawned(rank: int, world_size: int, options: dict[str, Any]) -> None:
     """What each process started by :func:`_start` runs."""
     import torch
 
-    torch.set_num_threads(1)  # the ranks share the machine's cores
+    torch.set_num_threads(1)  # the processes share the machine's cores
     report = train_rank(rank, world_size, **options)
     if options.get("output_dir") is None:
         _print_report(report)
@@ -342,11 +354,12 @@ def _print_report(report: RankReport) -> None:
 
 
 def _start(nprocs: int, options: dict[str, Any], timeout: float) -> None:
-    """Start `nprocs` ranks with the spawn start method; stop them at `timeout`.
+    """Start `nprocs` processes with the spawn start method; stop them at `timeout`.
 
     The standard library's :mod:`multiprocessing` is enough here:
     :mod:`torch.multiprocessing` adds sharing of tensors between processes,
-    and the ranks are sent no tensors. So this process never imports torch.
+    and the processes are sent no tensors. So this process never imports
+    torch.
     """
     import multiprocessing
     import multiprocessing.connection
@@ -368,7 +381,7 @@ def _start(nprocs: int, options: dict[str, Any], timeout: float) -> None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError(
-                    f"the {nprocs} ranks did not finish within {timeout:g} s; "
+                    f"the {nprocs} processes did not finish within {timeout:g} s; "
                     "they were stopped"
                 )
             for sentinel in multiprocessing.connection.wait(running, remaining):
@@ -377,7 +390,7 @@ def _start(nprocs: int, options: dict[str, Any], timeout: float) -> None:
                 if process.exitcode != 0:
                     raise RuntimeError(
                         f"{process.name} failed (exit code {process.exitcode}); "
-                        "the other ranks were stopped"
+                        "the other processes were stopped"
                     )
     finally:
         for process in processes:
@@ -396,7 +409,7 @@ examples:
   torchrun --standalone --nproc-per-node=2 \\
       -m tutorial_utils.distributed --backend=nccl
       torchrun starts the processes and sets RANK, LOCAL_RANK, WORLD_SIZE,
-      MASTER_ADDR and MASTER_PORT; each process runs one rank
+      MASTER_ADDR and MASTER_PORT; each process runs train_rank as its RANK
   CUDA_VISIBLE_DEVICES=0,2 torchrun --standalone --nproc-per-node=2 \\
       -m tutorial_utils.distributed --backend=nccl
       only GPUs 0 and 2, which the processes see as cuda:0 and cuda:1
@@ -408,7 +421,8 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tutorial_utils.distributed",
         description=(
             "Train the toy NeuralNetwork with DistributedDataParallel on several\n"
-            f"processes, which meet on {LOOPBACK} at a free port."
+            f"processes, which meet on {LOOPBACK} at a free port (under torchrun,\n"
+            "at MASTER_ADDR and MASTER_PORT)."
         ),
         epilog=_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -434,7 +448,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--output",
         metavar="DIR",
-        help="save each rank's report as DIR/rank<N>.pt instead of printing it",
+        help="save each process's report as DIR/rank<N>.pt instead of printing it",
     )
     return parser
 
@@ -450,7 +464,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        The exit status: 0 on success.
+        The exit status: 0 on success, 124 if the processes were stopped
+        at the time limit, 1 if one of them failed.
 
     Examples
     --------
@@ -525,8 +540,8 @@ def run_ddp(
         As for :func:`train_rank`.
     timeout : float, default 60
         Seconds after which every process of the run is killed and
-        :class:`TimeoutError` raised, so that a stuck rank cannot hang the
-        caller.
+        :class:`TimeoutError` raised, so that a stuck process cannot hang the
+        caller. Starting the launcher may take up to 10 s more.
 
     Returns
     -------
@@ -535,14 +550,16 @@ def run_ddp(
 
     Raises
     ------
+    TypeError
+        If an argument has the wrong type.
     ValueError
-        If `world_size` or `epochs` is below 1, or `timeout` or `lr` is not
-        positive.
+        If `world_size` or `epochs` is below 1, `seed` is negative, or
+        `timeout` or `lr` is not positive.
     TimeoutError
         If the run took longer than `timeout`.
     RuntimeError
-        If a rank failed; the message ends with what the processes wrote to
-        standard error.
+        If a process failed; the message ends with the last 3,000 characters
+        that the processes wrote to standard error.
 
     Examples
     --------
@@ -581,7 +598,8 @@ def run_ddp(
             stderr=subprocess.PIPE,
             text=True,
             env=env,
-            # Its own process group, so a timeout can stop the ranks too.
+            # Its own session (an operating-system process group, not a
+            # torch.distributed one), so a timeout can stop its children too.
             start_new_session=os.name == "posix",
         )
         try:

@@ -61,10 +61,12 @@ def _package_version(name: str) -> str:
 def environment_report() -> str:
     """Describe everything that decides what the pages print, one item a line.
 
-    Lists the Python, PyTorch, NumPy and Matplotlib versions, what PyTorch
-    was built with (CUDA, Apple MPS), every device it can use here with its
-    name, the CPU thread count, and a small matrix product computed on each
-    device and compared with the CPU's, so a broken GPU setup shows at once.
+    Lists the operating system and the Python, PyTorch, NumPy, Matplotlib
+    and tutorial-utils versions, what PyTorch was built with (CUDA, Apple
+    MPS), every device it can use here with its name, the CPU thread count,
+    and a small float32 matrix product computed on each device and compared
+    with the same product in float64 on the CPU, so a GPU setup that gives
+    wrong results shows at once.
 
     Returns
     -------

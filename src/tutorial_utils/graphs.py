@@ -1,9 +1,13 @@
 """Walk and draw the graph that autograd records.
 
-Every operation on a tensor that requires gradients leaves a node behind: the
-tensor's :attr:`~torch.Tensor.grad_fn`, which links to the nodes of its inputs
-through ``next_functions``. A leaf tensor that requires gradients appears as an
-``AccumulateGrad`` node, the one that adds into its :attr:`~torch.Tensor.grad`.
+While gradient mode is on (outside :class:`torch.no_grad` and
+:class:`torch.inference_mode`), a differentiable operation with an input that
+requires gradients leaves a node of the :term:`computational graph` behind:
+its result's :attr:`~torch.Tensor.grad_fn`, which links to the nodes of its
+inputs through ``next_functions``. (An operation with integer results, such as
+:func:`torch.argmax`, records none.) A :term:`leaf` tensor that requires
+gradients appears as an ``AccumulateGrad`` node, the one that adds into its
+:attr:`~torch.Tensor.grad`.
 :func:`autograd_graph` follows those links from an output into a small,
 deterministic structure, and :func:`draw_graph` draws it as boxes and arrows
 with matplotlib alone (no graphviz needed).
@@ -22,8 +26,8 @@ from tutorial_utils.plotting import PALETTE
 
 __all__ = ["MAX_NODES", "AutogradGraph", "GraphNode", "autograd_graph", "draw_graph"]
 
-#: The most nodes :func:`autograd_graph` walks; a larger graph cannot be drawn
-#: readably (summarise the model instead).
+#: The most nodes :func:`autograd_graph` walks unless told otherwise; a larger
+#: graph cannot be drawn readably (summarise the model instead).
 MAX_NODES = 60
 
 #: Fill colour of each kind of node, from :data:`~tutorial_utils.plotting.PALETTE`.
@@ -49,8 +53,10 @@ class GraphNode:
         Position in :attr:`AutogradGraph.nodes`; the output's node is 0.
     name : str
         Readable name, such as ``"SigmoidBackward0"`` or
-        ``"AccumulateGrad (w)"``; the name in brackets is the tensor, from the
-        ``names`` given to :func:`autograd_graph`, that owns the node.
+        ``"AccumulateGrad (w)"``. In brackets: the name, from the ``names``
+        given to :func:`autograd_graph`, of the tensor that owns the node;
+        for a leaf without a name, its shape, as in
+        ``"AccumulateGrad (shape (2,))"``.
     kind : str
         ``"leaf"`` for the ``AccumulateGrad`` node of a leaf tensor, else
         ``"operation"``.
@@ -173,8 +179,9 @@ def autograd_graph(
         tensors.
     ValueError
         If autograd recorded nothing for `output`, if two names are given to
-        one tensor, if the graph has more than `max_nodes` nodes, or if a
-        leaf's node is needed inside :class:`torch.inference_mode`.
+        one tensor, if `max_nodes` is not a positive int, if the graph has
+        more than `max_nodes` nodes, or if a leaf's node is needed inside
+        :class:`torch.inference_mode`.
 
     Examples
     --------
@@ -202,8 +209,9 @@ def autograd_graph(
         raise ValueError(f"max_nodes must be a positive int; got {max_nodes!r}")
     named = _check_names(names)
 
-    # Node objects are told apart by id(); `keep` holds every one of them
-    # alive while its id is a key, so no id is reused. Ids never leave here.
+    # Node objects are told apart by id(); `keep` (the named nodes) and
+    # `order` (the nodes walked) hold every one of them alive while its id
+    # is a key, so no id is reused. Ids never leave here.
     owners: dict[int, str] = {}
     keep: list[object] = []
     for name, tensor in named:
@@ -374,7 +382,7 @@ def draw_graph(
     direction : {"LR", "TB"}, default "LR"
         Left to right, or top to bottom.
     fontsize : float, default 9
-        Size of the labels, in points.
+        Size of the labels, in points, from 4 to 30.
     legend : bool, default True
         Say which colour is a leaf and which an operation.
 

@@ -1,10 +1,12 @@
 """The small networks the training pages build, train, save and distribute.
 
-- :class:`NeuralNetwork`: two hidden layers of 30 and 20 units with ReLU, as
-  in the source texts; with 50 inputs and 3 outputs it has 2,213 parameters.
+- :class:`NeuralNetwork`: an :class:`MLP` with two hidden layers of 30 and
+  20 units and ReLU between the layers; with 50 inputs and 3 outputs it has
+  2,213 parameters.
 - :class:`MLP`: the same kind of network with hidden sizes of your choice,
   used for the handwritten digits.
-- :func:`count_parameters`: how many numbers training will adjust.
+- :func:`count_parameters`: how many numbers the model's parameters hold,
+  those that require gradients by default.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ def _check_size(name: str, value: object) -> int:
 class MLP(torch.nn.Module):
     """A multilayer perceptron: linear layers with ReLU between them.
 
-    The last layer has no activation: the network returns *logits*, which
-    :func:`torch.nn.functional.cross_entropy` and :func:`torch.softmax` take.
+    The last layer has no activation: the network returns :term:`logits`,
+    which :func:`torch.nn.functional.cross_entropy` and :func:`torch.softmax`
+    take.
 
     Parameters
     ----------
@@ -75,7 +78,9 @@ class MLP(torch.nn.Module):
         self.layers = torch.nn.Sequential(*layers[:-1])  # no ReLU after the output
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        """Return the logits, shape ``(batch, num_outputs)``.
+        """Return the logits: ``(..., num_inputs)`` in, ``(..., num_outputs)`` out.
+
+        A batch of shape ``(batch, num_inputs)`` gives ``(batch, num_outputs)``.
 
         Raises
         ------
@@ -92,11 +97,12 @@ class MLP(torch.nn.Module):
 
 
 class NeuralNetwork(MLP):
-    """The source texts' network: hidden layers of 30 and 20 units.
+    """An :class:`MLP` with two hidden layers, of 30 and 20 units.
 
-    Its modules are those of the texts, so that ``print(model)`` and a saved
-    :meth:`~torch.nn.Module.state_dict` (keys ``layers.0.weight`` ...) look
-    the same.
+    Its modules are ``Linear``, ``ReLU``, ``Linear``, ``ReLU``, ``Linear``
+    in one :class:`torch.nn.Sequential` named ``layers``, so the keys of its
+    :term:`state dict` are ``layers.0.weight``, ``layers.0.bias``,
+    ``layers.2.weight``, ... ``layers.4.bias``.
 
     Parameters
     ----------
@@ -126,13 +132,15 @@ def count_parameters(model: torch.nn.Module, trainable_only: bool = True) -> int
     model : torch.nn.Module
         Any module.
     trainable_only : bool, default True
-        Count only parameters with ``requires_grad=True``, which an
-        optimiser will change.
+        Count only parameters with ``requires_grad=True``: those that
+        receive a gradient, and that an :term:`optimiser` given them will
+        change.
 
     Returns
     -------
     int
-        The total number of elements.
+        The total number of elements; a parameter shared by two layers
+        counts once.
 
     Raises
     ------

@@ -1,15 +1,17 @@
 """Draw small tensors as labelled grids of cells, and views onto their storage.
 
-A rank-0 tensor is one cell, rank 1 a row, rank 2 a grid, and rank 3 a row
-of grids, one per index of the first dimension. Each cell shows its value;
-its colour says which group it belongs to (which chunk it came from, which
-tensor it was copied from), so a page can show data moving between shapes:
-:func:`draw_split` and :func:`draw_join` colour the pieces of a split or a
-join by where each element goes or comes from.
+A tensor of :term:`rank` 0 is one cell, rank 1 a row, rank 2 a grid, and
+rank 3 a row of grids, one per index of the first dimension. Each cell shows
+its value; its colour says which group it belongs to (which chunk it came
+from, which tensor it was copied from), so a page can show data moving
+between shapes: :func:`draw_split` and :func:`draw_join` colour the pieces of
+a split or a join by where each element goes or comes from.
 
-:func:`draw_views` draws a tensor as a window onto its storage: the storage
-as one row of cells, the cells the tensor reads coloured by the row of the
-tensor they feed, and the tensor's size, stride and storage offset beside it.
+:func:`draw_views` draws a tensor as a window onto its :term:`storage`: the
+storage as one row of cells, the cells the tensor reads coloured by the
+index, along the tensor's first dimension, of the elements they feed (the
+row, for a matrix), and the tensor's size, :term:`stride` and storage offset
+beside it.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ __all__ = [
     "tensor_extent",
 ]
 
-#: The Okabe-Ito colours, which stay distinguishable with the common
-#: colour-vision deficiencies. Group ``g`` is filled with ``PALETTE[g % 8]``.
+#: The Okabe-Ito colours, with grey in place of black, which stay
+#: distinguishable with the common colour-vision deficiencies. Group ``g`` is
+#: filled with ``PALETTE[g % 8]``, lightened so that black text stays readable.
 PALETTE = (
     "#56B4E9",  # sky blue
     "#E69F00",  # orange
@@ -47,7 +50,8 @@ PALETTE = (
     "#999999",  # grey
 )
 
-#: The most cells one drawing takes; beyond that the values cannot be read.
+#: The most elements a tensor may have to be drawn; beyond that the values
+#: cannot be read.
 MAX_CELLS = 300
 
 #: The most storage elements (and view elements) :func:`draw_view` draws:

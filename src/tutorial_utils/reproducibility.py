@@ -1,9 +1,11 @@
-"""Seed every random number generator a page uses, and reset PyTorch's state.
+"""Seed the random number generators pages use, and reset PyTorch's settings.
 
 Two runs of a page print the same numbers only if they start from the same
-state. :func:`seed_everything` seeds Python, NumPy and PyTorch (every device)
-at once; :func:`reset_global_state` also puts back the defaults that a page
-may have changed: default dtype and device, grad mode, print options.
+state. :func:`seed_everything` seeds Python's :mod:`random`, NumPy's global
+generator and PyTorch's generators (CPU and every accelerator) at once;
+:func:`reset_global_state` also puts back defaults that a page may have
+changed: default :term:`dtype` and device, grad mode, anomaly detection,
+deterministic algorithms, print options and float32 matmul precision.
 """
 
 from __future__ import annotations
@@ -15,17 +17,21 @@ import torch
 
 __all__ = ["MAX_SEED", "reset_global_state", "seed_everything"]
 
-#: The largest seed that every generator accepts (NumPy's legacy global
-#: generator takes 32-bit seeds).
+#: The largest seed that all three generators accept: NumPy's legacy global
+#: generator takes seeds from 0 to 2**32 - 1; Python and PyTorch take larger.
 MAX_SEED = 2**32 - 1
 
 
 def seed_everything(seed: int) -> int:
     """Seed Python's :mod:`random`, NumPy's global generator and PyTorch.
 
-    :func:`torch.manual_seed` seeds the CPU and every accelerator, so the
-    same seed gives the same CPU numbers on every machine. Accelerators
-    draw from their own generators: their numbers differ from the CPU's.
+    :func:`torch.manual_seed` seeds the CPU and every accelerator. The same
+    seed gives the same CPU numbers on the same PyTorch version and the same
+    kind of CPU; PyTorch does not promise them across releases or platforms
+    (the vectorised code a CPU runs can change the last bits of
+    :func:`torch.randn`). Accelerators draw from their own generators: their
+    numbers differ from the CPU's. NumPy :class:`numpy.random.Generator`
+    objects made with :func:`numpy.random.default_rng` are not seeded.
 
     Parameters
     ----------
@@ -40,7 +46,8 @@ def seed_everything(seed: int) -> int:
     Raises
     ------
     TypeError
-        If `seed` is not an int (a bool or a float is refused too).
+        If `seed` is not an int or a NumPy integer (a bool or a float is
+        refused too).
     ValueError
         If `seed` is negative or larger than :data:`MAX_SEED`.
 

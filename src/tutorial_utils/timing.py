@@ -1,9 +1,10 @@
 """Time PyTorch code the right way, and say what the times mean.
 
 :func:`benchmark` wraps :class:`torch.utils.benchmark.Timer`: it runs the
-code once or more before measuring (warm-up), fixes the number of threads,
-waits for the device to finish its queued work before every reading of the
-clock, and returns a :class:`Timing` that prints without a memory address.
+code before measuring (warm-up, once by default), fixes the number of
+threads, waits for the device to finish its queued work before every reading
+of the clock, and returns a :class:`Timing` that prints without a memory
+address.
 :func:`flop_rate` and :func:`byte_rate` turn a time into work per second,
 :func:`fraction_of_peak` compares a rate with the device's published peak
 where this module knows it, and :func:`comparison_table` lays several timings
@@ -163,17 +164,18 @@ def _synchronizer(device: torch.device) -> Callable[[], None] | None:
         return partial(torch.cuda.synchronize, device)
     if device.type == "mps":
         return torch.mps.synchronize
-    # XPU and other accelerators, through the device-generic API.
+    # XPU and other accelerators, through torch.accelerator (PyTorch 2.6 and newer).
     return partial(torch.accelerator.synchronize, device)
 
 
 def synchronize(device: str | torch.device = "cpu") -> None:
     """Wait until `device` has finished all the work queued on it.
 
-    GPUs run asynchronously: an operation returns as soon as it is queued,
-    long before its result exists. Reading the clock without waiting first
-    measures the queueing, not the work. On the CPU there is nothing to wait
-    for.
+    GPUs run asynchronously: most operations on a GPU tensor return as soon
+    as their work is queued, usually before the GPU has done it (those that
+    bring a result to the CPU, such as :meth:`~torch.Tensor.item`, wait for
+    it). Reading the clock without waiting first measures the queueing, not
+    the work. On the CPU there is nothing to wait for.
 
     Parameters
     ----------
@@ -235,8 +237,8 @@ def benchmark(
     max_run_time : float, optional
         If given, use :meth:`~torch.utils.benchmark.Timer.adaptive_autorange`
         instead: measure until the interquartile range is below a tenth of
-        the median (and `min_run_time` has passed), but for at most this many
-        seconds.
+        the median (after at least four blocks and `min_run_time`), or until
+        the blocks measured add up to more than this many seconds.
 
     Returns
     -------
@@ -402,8 +404,9 @@ def matmul_flop(m: int, k: int | None = None, n: int | None = None) -> int:
     """Count the floating-point operations of a matrix product.
 
     An ``(m, k) @ (k, n)`` product computes ``m * n`` dot products of length
-    ``k``: ``k`` multiplications and ``k`` additions each, ``2·m·k·n`` in
-    all (``2·n³`` for two square n-by-n matrices).
+    ``k``: ``k`` multiplications and ``k - 1`` additions each, counted by
+    convention as ``2·k`` (one multiply-add per term), ``2·m·k·n`` in all
+    (``2·n³`` for two square n-by-n matrices).
 
     Parameters
     ----------
@@ -464,8 +467,9 @@ def byte_rate(timing: Timing, nbytes: float) -> float:
     timing : Timing
         A result of :func:`benchmark`.
     nbytes : float
-        Bytes that one call moves, e.g. :attr:`torch.Tensor.nbytes` of what
-        is copied.
+        Bytes that one call moves through memory. A copy of ``x`` reads
+        ``x.nbytes`` (:attr:`torch.Tensor.nbytes`) and writes as many:
+        ``2 * x.nbytes`` in all.
 
     Returns
     -------
@@ -484,9 +488,20 @@ def byte_rate(timing: Timing, nbytes: float) -> float:
 def matmul_precision(dtype: torch.dtype, device: str | torch.device = "cpu") -> str:
     """Name the arithmetic a matrix product of `dtype` on `device` uses now.
 
-    A float32 product on a CUDA GPU runs in TF32 on the tensor cores unless
-    :func:`torch.get_float32_matmul_precision` is ``"highest"`` (the
-    default); everywhere else the dtype decides.
+    The answer follows :func:`torch.set_float32_matmul_precision`, which
+    affects only CUDA: a float32 product on a CUDA device is reported as
+    ``"tf32"`` unless :func:`torch.get_float32_matmul_precision` is
+    ``"highest"`` (the default); everywhere else the dtype decides. TF32 runs
+    on the tensor cores of NVIDIA GPUs from the Ampere generation (A100) on;
+    an older GPU computes in fp32 whatever this function reports.
+
+    The newer ``fp32_precision`` settings are not read. In PyTorch 2.13,
+    once ``torch.backends.fp32_precision``,
+    ``torch.backends.cuda.matmul.fp32_precision`` or
+    ``torch.backends.mkldnn.matmul.fp32_precision`` is set to anything but
+    ``"ieee"``, :func:`torch.get_float32_matmul_precision` raises
+    :class:`RuntimeError`, and so does this function for a float32 product
+    on CUDA.
 
     Parameters
     ----------
@@ -503,7 +518,8 @@ def matmul_precision(dtype: torch.dtype, device: str | torch.device = "cpu") -> 
     Raises
     ------
     ValueError
-        If `dtype` is not one of the four above.
+        If `dtype` is not one of the four above, or, for float32, `device`
+        is not a device on this machine.
 
     Examples
     --------
@@ -583,10 +599,14 @@ def fraction_of_peak(
 
     Raises
     ------
+    TypeError
+        If `rate` is not a number.
     ValueError
-        If `rate` is above the peak: no device beats its own peak, so the
-        measurement is broken (most often: the GPU was not synchronised, and
-        only the time to queue the work was measured).
+        If `rate` is not positive and finite, or `precision` is not one of
+        :data:`PRECISIONS`. Also if `rate` is above the peak: no device
+        beats its own peak, so the measurement is broken (most often: the
+        GPU was not synchronised, and only the time to queue the work was
+        measured).
 
     Examples
     --------

@@ -1,10 +1,10 @@
 """One training epoch, evaluation, accuracy, and a loop over epochs.
 
-:func:`train_one_epoch` and :func:`evaluate` are the two halves of every
-training loop; :func:`fit` runs them for a number of epochs and keeps the
-history. When the script runs in a terminal, :func:`fit` shows a progress
-bar (tqdm); otherwise (a documentation build, a log file) it reports one
-plain line per epoch.
+:func:`train_one_epoch` and :func:`evaluate` are the two halves of a
+training loop; :func:`fit` runs them for a number of :term:`epochs <epoch>`
+and keeps the history. By default, when standard output is a terminal,
+:func:`fit` shows a progress bar (tqdm); otherwise (a documentation build, a
+log file) it reports one plain line per epoch.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ def accuracy(logits: torch.Tensor, labels: torch.Tensor) -> float:
     Parameters
     ----------
     logits : torch.Tensor
-        Shape ``(n_samples, n_classes)``; probabilities work too, since
-        softmax keeps the order.
+        Shape ``(n_samples, n_classes)``. Probabilities work too, since
+        softmax keeps the order, unless rounding makes the two largest
+        equal where the logits were not.
     labels : torch.Tensor
         Class indices, shape ``(n_samples,)``.
 
@@ -160,7 +161,9 @@ def evaluate(
     """Compute a model's mean loss and accuracy, without tracking gradients.
 
     The model is put in evaluation mode (:meth:`~torch.nn.Module.eval`) for
-    the pass and put back in the mode it was in.
+    the pass; afterwards every submodule gets back the mode it had, so a part
+    that was in evaluation mode on its own (a frozen batch-norm layer, say)
+    stays so.
 
     Parameters
     ----------
@@ -196,7 +199,8 @@ def evaluate(
     0.5
     """
     target = _check_device(device)
-    was_training = model.training
+    # Each submodule's own mode: a part frozen in eval mode stays so.
+    modes = [(module, module.training) for module in model.modules()]
     model.eval()
     total_loss, correct, count = 0.0, 0, 0
     try:
@@ -208,7 +212,8 @@ def evaluate(
                 correct += _count_correct(logits, labels)
                 count += len(labels)
     finally:
-        model.train(was_training)
+        for module, training in modes:
+            module.training = training
     if count == 0:
         raise ValueError("the loader yielded no batch; is the dataset empty?")
     return Evaluation(total_loss / count, correct / count)
@@ -255,7 +260,7 @@ def fit(
     progress: bool | None = None,
     log: Callable[[str], object] | None = print,
 ) -> History:
-    """Train for several epochs, evaluating after each, and keep the history.
+    """Train for several epochs; evaluate after each if asked; keep the history.
 
     Parameters
     ----------
@@ -280,8 +285,10 @@ def fit(
 
     Raises
     ------
+    TypeError
+        If `epochs` is not an int.
     ValueError
-        If `epochs` is below 1.
+        If `epochs` is below 1, or a loader yields no batch.
 
     Examples
     --------
