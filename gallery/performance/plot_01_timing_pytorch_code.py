@@ -11,11 +11,9 @@ cost.
 
 # %%
 # Every time on this page was measured by running it, on the machine named
-# in the first line of output. Times are the one thing on this site that
-# changes from run to run and from machine to machine: yours will differ, and
-# so may the ratios between them. The checks in this page's source only test
-# what holds everywhere (a loop is slower than one vectorised call, a bigger
-# product takes longer), never an absolute time.
+# in the first line of output. Times change from run to run and from machine
+# to machine, and so may the ratios between them: the checks in this page's
+# code test only ratios, with wide margins, never an absolute time.
 import time
 from functools import partial
 
@@ -30,7 +28,6 @@ from tutorial_utils.environment import environment_summary
 from tutorial_utils.plotting import PALETTE
 from tutorial_utils.timing import (
     benchmark,
-    byte_rate,
     comparison_table,
     describe_peak,
     flop_rate,
@@ -38,7 +35,7 @@ from tutorial_utils.timing import (
     format_time,
     matmul_flop,
     matmul_precision,
-    synchronize,
+    peak_flop_rate,
 )
 
 device = pick_device()
@@ -51,52 +48,53 @@ print(environment_summary(device))
 # -------------------------------------
 # :class:`torch.utils.benchmark.Timer` runs a statement in blocks of calls
 # until enough time has passed (:meth:`~torch.utils.benchmark.Timer.blocked_autorange`)
-# and reports the median time of one call. Two of its habits catch people
-# out: it uses **one thread** unless told otherwise, whatever
-# :func:`torch.get_num_threads` says, and a printed
-# :class:`~torch.utils.benchmark.Measurement` contains a memory address,
-# which changes on every run.
+# and reports the median, over the blocks, of the time of one call. Two of its
+# habits catch people out: it runs the statement on **one thread** unless
+# told otherwise (``num_threads=``), whatever :func:`torch.get_num_threads`
+# says; and a printed :class:`~torch.utils.benchmark.Measurement` begins with
+# the object's memory address, which differs from run to run. So print the
+# numbers it holds, not the object (the last line below hides the address):
 torch.manual_seed(0)
 numbers = torch.rand(10**6, dtype=torch.float64)
-
-raw = Timer("numbers.sum()", globals={"numbers": numbers})
-measurement = raw.blocked_autorange(min_run_time=0.05)
-print(f"threads used by Timer: {measurement.task_spec.num_threads}")
-print(f"threads this process has: {all_threads}")
+timer = Timer("numbers.sum()", globals={"numbers": numbers})
+measurement = timer.blocked_autorange(min_run_time=0.05)
+print(f"median of one call: {format_time(measurement.median)}")
+print(f"Timer's threads: {measurement.task_spec.num_threads}")
+print(f"torch.get_num_threads(): {torch.get_num_threads()}")
+print(repr(measurement).splitlines()[0].replace(hex(id(measurement)), "0x..."))
 
 # sphinx_gallery_start_ignore
-assert measurement.task_spec.num_threads == 1
-assert " at 0x" in repr(measurement), "a printed Measurement shows its address"
+seen = set()
+Timer("seen.add(torch.get_num_threads())", globals={"seen": seen}).timeit(5)
+assert seen == {1}, seen
+assert torch.get_num_threads() == all_threads
 # sphinx_gallery_end_ignore
 
 # %%
 # :func:`~tutorial_utils.timing.benchmark` wraps that timer. It calls the
-# function once before measuring (the *warm-up*), takes the number of
-# threads explicitly (by default all of PyTorch's), waits for the device to
-# finish before every reading of the clock, and returns a
+# function once before measuring (the *warm-up*, see below), takes the number
+# of threads explicitly (by default all of PyTorch's), waits for the device
+# to finish before every reading of the clock, and returns a
 # :class:`~tutorial_utils.timing.Timing`: the median, the interquartile range
 # (the middle half of the measurements lies in a band this wide), the number
-# of measurements, the threads and the device. The notes this site grew from
-# timed with the Timer's default of one thread, so this comparison does too.
-vectorised = benchmark(
-    lambda: torch.sum(numbers),
-    label="torch.sum, 10⁶ numbers",
-    threads=1,
-    min_run_time=0.1,
-)
+# of measurements, the threads and the device. One thread here, like the
+# Python loop below, so that the comparison is about vectorising alone.
+vectorised = benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1)
 print(vectorised)
 
 
 # %%
 # A Python loop against one vectorised call
 # -----------------------------------------
-# The notes add up a million float64 numbers twice: one at a time in a Python
-# loop, and with one call to :func:`torch.sum`. Each pass through the loop
-# picks one element out of the tensor and adds two 0-d tensors, all through
-# the Python interpreter. A full million passes would eat much of this page's
-# time budget, so the loop is timed on the first 2,500 and 10,000 numbers.
-# Its time per number is about the same for both lengths: the loop's time
-# grows in proportion to its length.
+# A million float64 numbers can be added one at a time in a Python loop, or
+# with one *vectorised* call, :func:`torch.sum`, whose loop over the elements
+# runs inside a compiled :term:`kernel`. Each pass through the Python loop
+# picks one element out of the :term:`tensor` and adds two 0-d tensors, each
+# step going through the Python interpreter and PyTorch's dispatch. A million
+# passes would take seconds, so the loop is timed on the first 2,500 and
+# 10,000 numbers. Its time per number is about the same for both lengths,
+# up to the noise of a busy machine: the loop's time grows in proportion to
+# its length.
 def python_sum(values: torch.Tensor) -> torch.Tensor:
     total = torch.zeros((), dtype=values.dtype)
     for i in range(len(values)):
@@ -106,154 +104,159 @@ def python_sum(values: torch.Tensor) -> torch.Tensor:
 
 per_number = {}
 for count in (2_500, 10_000):
-    loop = benchmark(
-        partial(python_sum, numbers[:count]),
-        label=f"Python loop, {count:,} numbers",
-        threads=1,
-        min_run_time=0.1,
-    )
+    loop = benchmark(partial(python_sum, numbers[:count]), threads=1, min_run_time=0.1)
     per_number[count] = loop.median / count
-    print(f"{loop}\n  per number: {format_time(per_number[count])}")
+    print(f"{count:6,} numbers: {loop}, {format_time(per_number[count])} per number")
+
 
 # sphinx_gallery_start_ignore
-assert 0.5 < per_number[2_500] / per_number[10_000] < 2, per_number
+def quickest(count: int) -> float:
+    """Time per number of the quickest of seven runs: load only ever adds time."""
+    timer = Timer("f()", globals={"f": partial(python_sum, numbers[:count])})
+    return min(timer.timeit(1).mean for _ in range(7)) / count
+
+
+assert 1 / 2 < quickest(250) / quickest(1_000) < 2
 # sphinx_gallery_end_ignore
 
 # %%
 # Scaled up to the million numbers :func:`torch.sum` added, the loop would
-# take about a hundred times its 10,000-number time. The notes report the
-# vectorised call about 7,000 times faster on their laptop; this machine:
+# take a hundred times its 10,000-number time. Rounded to two significant
+# digits, the ratio is:
 loop_million = per_number[10_000] * numbers.numel()
 speedup = loop_million / vectorised.median
 print(f"Python loop, 10⁶ numbers: {format_time(loop_million)} (10,000 timed, x100)")
 print(f"torch.sum,   10⁶ numbers: {format_time(vectorised.median)}")
-print(f"torch.sum is about {speedup:,.0f} times faster")
-
-# sphinx_gallery_start_ignore
-assert speedup > 1000, speedup
-# sphinx_gallery_end_ignore
+print(f"torch.sum is about {float(f'{speedup:.2g}'):,.0f} times faster")
+assert speedup > 1000, "one vectorised call beats the loop by over 1000 times"
 
 # %%
-# Both give the same sum to at least 13 significant digits (float64 keeps
-# about 16). The last digits may differ: the loop adds left to right,
-# :func:`torch.sum` in another order.
+# The two sums agree up to rounding. Floating-point addition is not
+# associative (the order changes the rounding), and the loop adds left to
+# right while :func:`torch.sum` adds in another order, keeping several
+# partial sums at once. float64 keeps about 16 significant digits; the
+# relative difference stays below 10⁻¹³, the tolerance checked here:
 subset = numbers[:10_000]
-print(f"Python loop: {python_sum(subset).item():.10f}")
-print(f"torch.sum:   {torch.sum(subset).item():.10f}")
-
-# sphinx_gallery_start_ignore
-torch.testing.assert_close(python_sum(subset), torch.sum(subset), rtol=1e-13, atol=0)
-# sphinx_gallery_end_ignore
+loop_total, vectorised_total = python_sum(subset), torch.sum(subset)
+print(f"Python loop: {loop_total.item():.13f}")
+print(f"torch.sum:   {vectorised_total.item():.13f}")
+print(f"relative difference: {abs(loop_total / vectorised_total - 1).item():.1e}")
+torch.testing.assert_close(loop_total, vectorised_total, rtol=1e-13, atol=0)
 
 # %%
 # The first call costs more
 # -------------------------
 # On the CPU, an operation has finished when it returns, so
 # :func:`time.perf_counter` read before and after one call measures that
-# call. The catch is *which* call. The first time PyTorch meets an operation
-# with a new dtype or shape, it does extra work: it picks and prepares a
-# kernel, allocates memory, sometimes loads code. Below, a bfloat16 product
-# of a shape this page has not used before is timed once with
-# :func:`time.perf_counter`, then with the helper, whose warm-up call absorbs
-# that cost. Both run on one thread: ``threadpool_limits`` (from
-# ``threadpoolctl``, which comes with scikit-learn) sets that for the first.
-a16 = torch.randn(300, 200, dtype=torch.bfloat16)
-b16 = torch.randn(200, 100, dtype=torch.bfloat16)
-with threadpool_limits(limits=1):
-    tic = time.perf_counter()
-    a16 @ b16
-    first_call = time.perf_counter() - tic
-later = benchmark(partial(torch.matmul, a16, b16), label="later calls", threads=1)
-print(f"first call: {format_time(first_call)}")
+# call. The catch is *which* call: the first call of an operation can do
+# one-off work that later calls skip, once per process (a library setting
+# itself up) or once per :term:`shape`. On x86 CPUs with AVX-512
+# (``torch.backends.cpu.get_cpu_capability()`` returns ``"AVX512"``),
+# PyTorch hands a matrix product of bfloat16 (16-bit) floats to oneDNN, a CPU
+# library that comes with PyTorch, which compiles a kernel for each new shape
+# the first time it meets it and keeps it in a cache. Below, a 64-by-64
+# bfloat16 product is timed once with :func:`time.perf_counter` on one
+# thread (:func:`torch.set_num_threads`), then with the helper, whose warm-up
+# call absorbs that cost.
+a16 = torch.randn(64, 64, dtype=torch.bfloat16)
+torch.set_num_threads(1)
+tic = time.perf_counter()
+a16 @ a16
+first_call = time.perf_counter() - tic
+torch.set_num_threads(all_threads)
+later = benchmark(partial(torch.matmul, a16, a16), label="later calls", threads=1)
+print(f"CPU capability: {torch.backends.cpu.get_cpu_capability()}")
+print(f"first call:  {format_time(first_call)}")
 print(later)
 print(f"the first call took {first_call / later.median:.0f} times the median")
-
-# sphinx_gallery_start_ignore
-assert first_call > later.median, (first_call, later)
-# sphinx_gallery_end_ignore
+if torch.backends.cpu.get_cpu_capability() == "AVX512":
+    assert first_call > 3 * later.median, "the first call compiled a kernel"
 
 # %%
 # Synchronise before reading the clock
 # ------------------------------------
-# A GPU works through a queue. ``a_gpu @ b_gpu`` returns as soon as the
-# product is *queued*, long before it is computed, so a
-# :func:`time.perf_counter` loop around GPU calls measures how fast Python
-# queues work: the classic timing mistake.
-# :func:`~tutorial_utils.timing.synchronize` waits until the queue is empty
-# (it calls :func:`torch.cuda.synchronize` on an NVIDIA GPU,
-# :func:`torch.mps.synchronize` on a Mac, :func:`torch.accelerator.synchronize`
-# elsewhere), and :func:`~tutorial_utils.timing.benchmark` calls it before
-# every reading of the clock. Where there is a GPU, this cell shows both.
-if device.type == "cpu":
-    print("No GPU here: a CPU call returns when it is done, so nothing is queued.")
-else:
+# A GPU works differently. ``a_gpu @ b_gpu`` on CUDA tensors *launches* a
+# kernel: PyTorch puts the product in the GPU's queue (a CUDA stream) and
+# returns as soon as it is queued, usually long before the GPU has computed
+# it, and Python goes on to the next line. A :func:`time.perf_counter` loop
+# around GPU calls therefore measures how fast Python queues work: the
+# classic timing mistake. :func:`torch.cuda.synchronize` blocks until
+# everything queued on the GPU has finished; call it before every reading
+# of the clock. One untimed product comes first, because first calls are
+# slow on a GPU too: the first CUDA work of a process creates the CUDA
+# context (the driver's state for this process), and the first product sets
+# up cuBLAS, the GPU's :term:`BLAS` library.
+# :func:`~tutorial_utils.timing.benchmark` does all of this, through
+# :func:`~tutorial_utils.timing.synchronize`, which also knows the Apple
+# GPU's :func:`torch.mps.synchronize`. On a machine with a CUDA GPU, this
+# cell times the same ten products three ways.
+if torch.cuda.is_available():
     a_gpu = torch.randn(4096, 4096, device=device)
     b_gpu = torch.randn(4096, 4096, device=device)
-    a_gpu @ b_gpu  # warm-up
-    synchronize(device)
+    a_gpu @ b_gpu  # warm-up: cuBLAS set-up and the first launch
+    torch.cuda.synchronize()
     tic = time.perf_counter()
     for _ in range(10):
         a_gpu @ b_gpu
-    naive = (time.perf_counter() - tic) / 10
-    synchronize(device)
-    timed = benchmark(
-        partial(torch.matmul, a_gpu, b_gpu), label="n=4096", device=device
-    )
-    print(f"perf_counter loop, not synchronised: {format_time(naive)} per product")
-    print(f"benchmark, synchronised: {timed}")
-
-# sphinx_gallery_start_ignore
-if device.type == "cuda":
-    assert naive < timed.median / 2, "the unsynchronised loop timed only the queueing"
-# sphinx_gallery_end_ignore
+    queued = (time.perf_counter() - tic) / 10
+    torch.cuda.synchronize()  # let the ten queued products finish
+    tic = time.perf_counter()
+    for _ in range(10):
+        a_gpu @ b_gpu
+    torch.cuda.synchronize()
+    finished = (time.perf_counter() - tic) / 10
+    timed = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
+    print(f"not synchronised: {format_time(queued)} per product (queueing only)")
+    print(f"synchronised:     {format_time(finished)} per product")
+    print(f"benchmark: {timed}")
+    assert queued < finished / 2, "without synchronising, only the queueing is timed"
+    assert 0.5 < finished / timed.median < 2, "both synchronised timings agree"
+else:
+    print("This build has no CUDA GPU (torch.cuda.is_available() is False):")
+    print("nothing was queued or timed here. A CPU call returns when it is done.")
 
 # %%
 # PyTorch and NumPy, one thread and all
 # -------------------------------------
 # A fair race gives both libraries the same product: the same numbers, the
-# same dtype (NumPy's default is float64, PyTorch's float32) and the same
-# number of threads. The helper sets PyTorch's threads; NumPy's come from
-# the BLAS library it calls, which ``threadpool_limits`` sets. The two
-# libraries ship different BLAS builds, so which one wins depends on the
-# machine; the table shows what happened on this one. More threads are not
-# always faster either: a small product has little work to share, and on a
-# busy machine every thread waits for the slowest. The size, 500, is the
-# notes' smaller one (see below).
-a = torch.randn(500, 500)
-b = torch.randn(500, 500)
-a_np, b_np = a.numpy(), b.numpy()
+# same :term:`dtype` (NumPy's default is float64, PyTorch's float32) and the
+# same number of threads. The helper sets PyTorch's threads; NumPy's come
+# from the BLAS library it calls, which ``threadpool_limits`` (from
+# ``threadpoolctl``, installed with scikit-learn) sets. The pip packages of
+# the two ship different BLAS libraries (PyTorch's x86 builds Intel's MKL,
+# NumPy OpenBLAS), so which one wins depends on the machine; the table and
+# the ratios show what happened on this one. More threads are not always
+# faster either: a small product has little work to share, and on a busy
+# machine every thread waits for the slowest.
+a, b = torch.randn(500, 500), torch.randn(500, 500)
+a_np, b_np = a.numpy(), b.numpy()  # the same numbers, shared with the tensors
 race = []
 for threads in thread_counts:
     race.append(benchmark(partial(torch.matmul, a, b), label="torch", threads=threads))
     with threadpool_limits(limits=threads, user_api="blas"):
-        race.append(
-            benchmark(partial(np.matmul, a_np, b_np), label="NumPy", threads=threads)
-        )
-print("float32 product of two 500 x 500 matrices, median time:")
+        numpy_product = partial(np.matmul, a_np, b_np)
+        race.append(benchmark(numpy_product, label="NumPy", threads=threads))
+print(f"{a_np.dtype} product of two 500 x 500 matrices, median time:")
 print(comparison_table(race, rows="label", columns="threads"))
-
-# sphinx_gallery_start_ignore
-assert a_np.dtype == np.float32
-torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
-assert [t.threads for t in race] == [t for t in thread_counts for _ in "ab"]
-# sphinx_gallery_end_ignore
-
-# %%
-# Dividing one time by the other says which side was faster, and by how much:
 for torch_timing, numpy_timing in zip(race[::2], race[1::2], strict=True):
     ratio = numpy_timing.median / torch_timing.median
     print(f"threads={torch_timing.threads}: NumPy's time / torch's = {ratio:.2f}")
+
+# sphinx_gallery_start_ignore
+torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
+# sphinx_gallery_end_ignore
 
 # %%
 # From small to large matrices
 # ----------------------------
 # A product of two n-by-n matrices takes 2·n³ floating-point operations:
-# n² dot products, each of n multiplications and n additions
-# (:func:`~tutorial_utils.timing.matmul_flop`). Doubling n multiplies the
+# n² dot products, each of n multiplications and n - 1 additions, counted as
+# n (:func:`~tutorial_utils.timing.matmul_flop`). Doubling n multiplies the
 # work by eight. Dividing the work by the time gives the rate the CPU
-# achieved, in FLOP/s (:func:`~tutorial_utils.timing.flop_rate`). One
-# thread, so that the rate is that of one core.
-sizes = [32, 64, 128, 256, 512, 1024]
+# achieved, in FLOP/s, floating-point operations per second
+# (:func:`~tutorial_utils.timing.flop_rate`). One thread, so that the rate is
+# that of one core.
+sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
 by_size = {}
 for n in sizes:
     a, b = torch.randn(n, n), torch.randn(n, n)
@@ -264,28 +267,26 @@ for n, timing in by_size.items():
     print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
 
 # sphinx_gallery_start_ignore
-assert 16 < by_size[1024].median / by_size[256].median < 256, by_size
+slope = np.log(by_size[1024].median / by_size[128].median) / np.log(1024 / 128)
+assert 2 < slope < 4.5, by_size
 # sphinx_gallery_end_ignore
 
 # %%
-# A 32-by-32 product is too small to keep the CPU busy: the fixed cost of any
+# An 8-by-8 product is too small to keep the CPU busy: the fixed cost of any
 # call (checking the arguments, choosing a kernel, allocating the result)
-# weighs more than its 65,536 operations, and the rate is a fraction of the
-# best. What this CPU's peak is, the helper does not know (it depends on the
-# clock, the cores and the vector units), so
+# takes longer than its 1,024 operations would at the best rate, so its rate
+# is a fraction of the best. What this CPU's peak is, the helper does
+# not know (it depends on the clock, the cores and the vector units), so
 # :func:`~tutorial_utils.timing.describe_peak` says so instead of guessing.
 best = max(gflops.values()) * 1e9
-print(f"n=32: {gflops[32] * 1e9 / best:.0%} of the best rate")
+print(f"n=8: {gflops[8] * 1e9 / best:.1%} of the best rate")
 print(f"best: {format_rate(best)} ({describe_peak(best, 'cpu', 'fp32')})")
-
-# sphinx_gallery_start_ignore
-assert gflops[32] * 1e9 < best / 2, gflops
-# sphinx_gallery_end_ignore
+assert gflops[8] * 1e9 < best / 2, "at n=8, fixed costs outweigh the work"
 
 # %%
-# On logarithmic axes, the time climbs with slope 3 for the larger
-# matrices, as 2·n³ says (the grey line), while the rate shows how far the
-# small products are from the CPU's best.
+# On logarithmic axes, the time of the larger products climbs roughly as n³,
+# the grey line of slope 3, as 2·n³ says; the rate shows how far the small
+# products are from the CPU's best.
 fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
 ax_time.loglog(sizes, [by_size[n].median for n in sizes], "o-", color=PALETTE[5])
 reference = by_size[1024].median * (np.array(sizes) / 1024) ** 3
@@ -305,77 +306,68 @@ plt.show()
 # %%
 # CPU against GPU
 # ---------------
-# The notes time a 500-by-500 and a 5000-by-5000 product on a laptop CPU and
-# its GPU. From their times:
-notes = {500: (2.29e-3, 108.02e-6), 5000: (2.21, 57.88e-3)}  # CPU, GPU seconds
-for n, (cpu_seconds, gpu_seconds) in notes.items():
-    print(
-        f"notes, n={n}: CPU {format_time(cpu_seconds)}, GPU "
-        f"{format_time(gpu_seconds)}: {cpu_seconds / gpu_seconds:.0f} times faster"
-    )
+# A fair race between CPU and GPU lets each use all its hardware (the CPU
+# all its threads) and counts the copies: tensors made on the CPU must be
+# copied to the GPU (:meth:`~torch.Tensor.to`), and the result back. On a
+# machine with a CUDA GPU, this cell times a small and a large product on
+# the CPU, on the GPU with the inputs already there, and as a round trip
+# (copies there, product, copy back), and compares the GPU's rate with its
+# published peak where the helper knows it. That peak depends on the
+# arithmetic: on NVIDIA GPUs from the Ampere generation on, cuBLAS can run
+# a float32 product in :term:`TF32`, less precise and, on data-centre GPUs
+# such as the H100, several times faster. PyTorch allows that only when
+# :func:`torch.get_float32_matmul_precision` is ``"high"`` or ``"medium"``;
+# the default, ``"highest"``, keeps full float32.
+if torch.cuda.is_available():
 
-# sphinx_gallery_start_ignore
-assert round(notes[500][0] / notes[500][1]) == 21
-assert round(notes[5000][0] / notes[5000][1]) == 38
-# sphinx_gallery_end_ignore
+    def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return (a.to(device) @ b.to(device)).cpu()
 
-# %%
-# Two things in that comparison are easy to miss. The CPU side ran on one
-# thread, the Timer's default, while a GPU always computes with all of its
-# cores. And the
-# matrices were already on the GPU: copying them there is a cost of its own,
-# paid every time data comes from the CPU. This machine's CPU did the
-# smaller product in the race above:
-print(f"the notes' laptop CPU, 1 thread: {format_time(notes[500][0])}")
-for timing in race[::2]:
-    print(f"this machine's CPU, threads={timing.threads}: {format_time(timing.median)}")
-
-# %%
-# Where there is a GPU, this cell times each product on all CPU threads and
-# on the GPU, the copy of one matrix to the GPU separately (its rate from
-# :func:`~tutorial_utils.timing.byte_rate`), and how close the GPU came to
-# its published peak. A float32 product on an NVIDIA GPU may run in the
-# faster, less precise TF32 format;
-# :func:`torch.get_float32_matmul_precision` says whether it may
-# (``"highest"``: no).
-if device.type == "cpu":
-    print("No GPU on this machine: only the CPU side above was measured.")
-else:
-    print(f"float32 matmul precision: {torch.get_float32_matmul_precision()!r}")
-    for n in (500, 5000):
+    precision = matmul_precision(torch.float32, device)
+    print(f"matmul precision {torch.get_float32_matmul_precision()!r}: {precision}")
+    for n in (512, 4096):
         a, b = torch.randn(n, n), torch.randn(n, n)
-        on_cpu = benchmark(partial(torch.matmul, a, b), label=f"n={n}, CPU")
-        copy = benchmark(partial(a.to, device), label=f"n={n}, copy A", device=device)
         a_gpu, b_gpu = a.to(device), b.to(device)
-        on_gpu = benchmark(
-            partial(torch.matmul, a_gpu, b_gpu), label=f"n={n}, GPU", device=device
+        cpu = benchmark(partial(torch.matmul, a, b), label="CPU, all threads")
+        gpu = benchmark(partial(torch.matmul, a_gpu, b_gpu), label="GPU", device=device)
+        trip = benchmark(
+            partial(round_trip, a, b), label="GPU round trip", device=device
         )
-        rate = flop_rate(on_gpu, matmul_flop(n))
-        precision = matmul_precision(a_gpu.dtype, device)
-        print(on_cpu, copy, on_gpu, sep="\n")
-        print(f"  copy: {format_rate(byte_rate(copy, a.nbytes), 'B/s')}")
-        print(f"  GPU: {format_rate(rate)}, {describe_peak(rate, device, precision)}")
-        speedup = on_cpu.median / on_gpu.median
-        with_copies = on_cpu.median / (on_gpu.median + 2 * copy.median)
-        print(f"  GPU {speedup:.0f}x faster; {with_copies:.1f}x with copying A and B")
+        rate = flop_rate(gpu, matmul_flop(n))
+        peak = describe_peak(rate, device, precision)
+        print(f"n={n}:", cpu, gpu, trip, sep="\n  ")
+        print(f"  GPU rate: {format_rate(rate)}, {peak}")
+        print(
+            f"  CPU time / GPU time: {cpu.median / gpu.median:.1f}, "
+            f"with the copies: {cpu.median / trip.median:.1f}"
+        )
+    assert trip.median > gpu.median, "the copies cost time"
+else:
+    print("This build has no CUDA GPU: only the CPU times above were measured.")
 
 # %%
-# Tensors on two devices
-# ----------------------
-# An operation takes its inputs from one device. Mixing a CPU tensor with a
-# GPU tensor raises an error that names both devices; move one of them with
-# :meth:`~torch.Tensor.to` first.
-if device.type == "cpu":
-    print("No GPU on this machine, so its tensors cannot be mixed up with the CPU's.")
-else:
-    on_gpu = torch.ones(2, 2, device=device)
+# On an NVIDIA GPU of the Ampere generation or later (compute capability 8.0
+# and up), this cell times the n=4096 product with the default setting and
+# with TF32 allowed, and measures both results against a float64 product of
+# the same matrices.
+nvidia = torch.cuda.is_available() and torch.version.cuda is not None
+if nvidia and torch.cuda.get_device_capability() >= (8, 0):
+    exact = a_gpu.double() @ b_gpu.double()
+    times, errors = {}, {}
     try:
-        torch.ones(2, 2) @ on_gpu
-    except RuntimeError as error:
-        print(f"RuntimeError: {error}")
-    else:
-        raise AssertionError("a CPU tensor and a GPU tensor should not mix")
-    print((torch.ones(2, 2).to(device) @ on_gpu).device)
+        for setting in ("highest", "high"):
+            torch.set_float32_matmul_precision(setting)
+            timing = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
+            error = (a_gpu @ b_gpu - exact).abs().max() / exact.abs().max()
+            times[setting], errors[setting] = timing.median, error.item()
+            print(f"{setting!r}: {timing}, relative error {error:.1e}")
+    finally:
+        torch.set_float32_matmul_precision("highest")
+    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
+    if peak_flop_rate(device, "tf32") is not None:  # the H100 and H200
+        assert times["high"] < times["highest"] / 2, "TF32 is several times faster"
+else:
+    print("No NVIDIA GPU of the Ampere generation or later here: no TF32 to time.")
 
 # %%
 # Summary
@@ -386,10 +378,10 @@ else:
 #   many runs, and say how many threads ran.
 # - On a GPU, synchronise before every reading of the clock; otherwise you
 #   time the queueing.
-# - A Python loop over tensor elements is thousands of times slower than one
-#   vectorised call.
+# - A Python loop over a million tensor elements is more than a thousand
+#   times slower than one vectorised call.
 # - A fair comparison uses the same data, dtype and threads on both sides,
-#   and counts the copies to the GPU.
+#   and counts the copies to and from the GPU.
 # - 2·n³ divided by the time gives a matrix product's FLOP/s, to compare with
 #   the device's peak where it is known; above the peak, the measurement is
 #   broken.
