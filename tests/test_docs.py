@@ -7,6 +7,7 @@ import html
 import re
 import subprocess
 import sys
+import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -161,6 +162,12 @@ def test_downloaded_script_has_no_hidden_checks(site: Path, script: Path) -> Non
     link = re.findall(rf'href="([^"]*{re.escape(script.stem)}\.py)"', page.read_text())
     downloaded = (page.parent / link[0]).resolve().read_text()
     assert "sphinx_gallery_" not in downloaded, "the .py download shows hidden checks"
+    zipped = re.findall(
+        rf'href="([^"]*{re.escape(script.stem)}\.zip)"', page.read_text()
+    )
+    for archive in zipped:
+        with zipfile.ZipFile((page.parent / archive).resolve()) as files:
+            assert files.read(script.name).decode() == downloaded, "zip differs"
     if "sphinx_gallery_start_ignore" in script.read_text():
         assert downloaded != script.read_text()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -103,3 +104,33 @@ def test_helpers_never_mention_the_notes() -> None:
     for path in [*(ROOT / "src").rglob("*.py"), *(ROOT / "docs").glob("*.md")]:
         found = NOTES.search(path.read_text())
         assert not found, f"{path.name} mentions the notes: {found.group(0)!r}"
+
+
+def _unchecked_errors(source: str) -> list[int]:
+    """Lines of ``try`` statements whose ``else`` does not say what happened.
+
+    A page shows an error by catching it and printing its message. If a new
+    PyTorch stopped raising, the page would print nothing and its text would
+    be wrong, so every such ``try`` needs an ``else`` (usually
+    ``raise AssertionError``) for the case where nothing was raised.
+    """
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Try) and node.handlers and not node.orelse
+    ]
+
+
+def test_unchecked_errors_are_found() -> None:
+    assert _unchecked_errors("try:\n    f()\nexcept ValueError:\n    pass\n") == [1]
+    checked = "try:\n    f()\nexcept E:\n    pass\nelse:\n    raise AssertionError\n"
+    assert _unchecked_errors(checked) == []
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
+def test_every_error_shown_is_an_error(script: Path) -> None:
+    lines = _unchecked_errors(script.read_text())
+    assert not lines, (
+        f"{script.name}: the try statements on lines {lines} have no else clause; "
+        "add `else: raise AssertionError(...)` so the page fails if nothing is raised"
+    )

@@ -15,8 +15,8 @@
   ``# sphinx_gallery_end_ignore``) are left out of the rendered page and the
   notebook by Sphinx-Gallery, but its ``.py`` download is a verbatim copy of
   the script. :func:`strip_downloads` removes them, and Sphinx-Gallery's
-  configuration comments, from the published ``.py`` files, so a download
-  reads like the page.
+  configuration comments, from the published ``.py`` files (alone and in
+  the zipped download), so a download reads like the page.
 - A page must run in well under ``gallery_budget_seconds`` (15 s by default)
   on two CPU cores. After the gallery is generated, every example whose last
   measured run took longer is reported as a warning, which fails the strict
@@ -29,6 +29,7 @@ import functools
 import hashlib
 import json
 import re
+import zipfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -41,13 +42,22 @@ import tutorial_utils
 logger = logging.getLogger(__name__)
 
 
+_START_THREADS: dict[str, int] = {}
+
+
 def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """Sphinx-Gallery ``reset_modules`` hook: same state before each page."""
     # Imported here: torch takes a second to import, and a build in which no
     # page runs should not pay for it.
+    import torch
+
     from tutorial_utils.reproducibility import reset_global_state
 
     reset_global_state(seed=0)
+    # Every page starts with the thread count the build started with, even
+    # if the page before it changed it.
+    _START_THREADS.setdefault("threads", torch.get_num_threads())
+    torch.set_num_threads(_START_THREADS["threads"])
 
 
 _FROM_IMPORT = re.compile(
@@ -154,25 +164,46 @@ def strip_hidden_blocks(source: str) -> str:
     return _CONFIG_COMMENT.sub("", _HIDDEN_BLOCK.sub("", source))
 
 
+def _strip_zip(archive: Path) -> None:
+    """Rewrite a page's zipped download with its ``.py`` stripped."""
+    with zipfile.ZipFile(archive) as source:
+        members = [(info, source.read(info)) for info in source.infolist()]
+    changed = False
+    for index, (info, data) in enumerate(members):
+        if info.filename.endswith(".py"):
+            stripped = strip_hidden_blocks(data.decode()).encode()
+            changed |= stripped != data
+            members[index] = (info, stripped)
+    if changed:
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as target:
+            for info, data in members:
+                target.writestr(info, data)
+
+
 def strip_downloads(app: Sphinx, exception: Exception | None) -> None:
-    """Remove hidden blocks from the gallery's published ``.py`` downloads.
+    """Remove hidden blocks from the gallery's published downloads.
 
     Sphinx copies every download into ``_downloads/`` again on each build
-    (``builder.copy_download_files``), so this runs after every build.
+    (``builder.copy_download_files``), so this runs after every build, on
+    each page's ``.py`` and on the ``.py`` inside its zipped download.
     """
     if exception is not None or app.builder.format != "html":
         return
-    names = {
-        script.name
+    stems = {
+        script.stem
         for examples in app.config.sphinx_gallery_conf["examples_dirs"]
         for script in (Path(app.srcdir) / examples).resolve().rglob("plot_*.py")
     }
-    for download in sorted(Path(app.outdir, "_downloads").rglob("*.py")):
-        if download.name in names:
+    for download in sorted(Path(app.outdir, "_downloads").rglob("*")):
+        if download.stem not in stems:
+            continue
+        if download.suffix == ".py":
             text = download.read_text()
             stripped = strip_hidden_blocks(text)
             if stripped != text:
                 download.write_text(stripped)
+        elif download.suffix == ".zip":
+            _strip_zip(download)
 
 
 def _costs(app: Sphinx) -> list[tuple[Path, float]]:

@@ -173,6 +173,7 @@ def torch_entries() -> Iterator[Entry]:
         ("torch.backends.mps", "backends.html"),
         ("torch.backends.cuda", "backends.html"),
         ("torch.backends.cudnn", "backends.html"),
+        ("torch.backends.cpu", "backends.html"),
         ("torch.serialization", "notes/serialization.html"),
     ):
         yield from _members(name, on_page(page))

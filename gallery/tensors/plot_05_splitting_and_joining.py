@@ -86,6 +86,11 @@ except RuntimeError as error:
 assert torch.equal(t5, t[:5])
 assert torch.equal(by_list[0], t5[:3])
 assert torch.equal(by_list[1], t5[3:])
+for length in range(1, 13):  # every piece but the last has the size asked for
+    for size in range(1, 8):
+        sizes = [len(piece) for piece in torch.split(torch.arange(length), size)]
+        assert sizes[:-1] == [size] * (len(sizes) - 1)
+        assert 0 < sizes[-1] <= size
 refused = False
 try:
     torch.split(t5, [3, 3])
@@ -157,6 +162,19 @@ print(
     right.untyped_storage().data_ptr() == numbers.untyped_storage().data_ptr(),
 )
 
+# %%
+# There is one exception. Autograd records the operations on a tensor made
+# with ``requires_grad=True`` to compute :term:`gradients <gradient>` (see
+# :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`).
+# Outside :class:`torch.no_grad`, it refuses in-place writes into the pieces
+# that ``chunk``, ``split`` and ``unbind`` cut from such a tensor, or from
+# one computed from it:
+weights = torch.zeros(4, requires_grad=True)
+try:
+    torch.chunk(weights, 2)[1].add_(1)
+except RuntimeError as error:
+    print(error)
+
 # sphinx_gallery_start_ignore
 assert numbers[3] == 100
 base = numbers.untyped_storage().data_ptr()
@@ -167,6 +185,21 @@ for pieces_of_numbers in (
     torch.unbind(numbers.view(2, 3), 1),
 ):
     assert all(p.untyped_storage().data_ptr() == base for p in pieces_of_numbers)
+for cut_up in (
+    lambda t: torch.chunk(t, 2),
+    lambda t: torch.split(t, [3, 1]),
+    lambda t: torch.unbind(t.view(2, 2)),
+):
+    for tracked in (torch.zeros(4, requires_grad=True), weights * 2):
+        message = ""
+        try:
+            cut_up(tracked)[1].add_(1)
+        except RuntimeError as error:
+            message = str(error)
+        assert "returns multiple views" in message
+    with torch.no_grad():
+        cut_up(weights)[1].add_(1)
+assert weights.tolist() == [0, 0, 2, 3]  # chunk: [2:], split: [3:], unbind: [2:]
 # sphinx_gallery_end_ignore
 
 # %%
@@ -335,10 +368,12 @@ assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
 #   the last piece may be shorter and there may be fewer pieces than asked
 #   for; :func:`torch.tensor_split` always gives the number asked for (or
 #   cuts at given indices).
-# - :func:`torch.split` cuts into pieces of one size, or of a list of sizes
-#   that must add up to the length.
+# - :func:`torch.split` cuts into pieces of one size (the last may be
+#   shorter), or of a list of sizes that must add up to the length.
 # - :func:`torch.unbind` returns every slice along a dimension, without it.
-# - The pieces are views: they share the original's memory.
+# - The pieces are views: they share the original's memory, and writes into
+#   them reach it (outside ``no_grad``, autograd refuses writes into pieces
+#   that ``chunk``, ``split`` or ``unbind`` cut from a tensor requiring grad).
 # - :func:`torch.cat` joins along an existing dimension (the other sizes
 #   must match); :func:`torch.stack` joins same-shaped tensors along a new
 #   one, like ``cat`` of unsqueezed tensors.

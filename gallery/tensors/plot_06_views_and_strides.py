@@ -51,9 +51,8 @@ print(f"x[{i}, {j}] is storage element {index}, which holds {x[i, j].item()}")
 
 # sphinx_gallery_start_ignore
 flat = x.as_strided((n_stored,), (1,), 0)  # the whole storage, element by element
-for r in range(2):
-    for c in range(3):
-        assert flat[x.storage_offset() + r * x.stride(0) + c * x.stride(1)] == x[r, c]
+for r, c in [(r, c) for r in range(2) for c in range(3)]:
+    assert flat[x.storage_offset() + r * x.stride(0) + c * x.stride(1)] == x[r, c]
 # sphinx_gallery_end_ignore
 
 # %%
@@ -82,10 +81,7 @@ print("stride:", corner.stride(), " storage_offset:", corner.storage_offset())
 assert corner.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
 print("first element is", corner.data_ptr() - y.data_ptr(), "bytes after y's")
 print("y[:, ::2] has stride", y[:, ::2].stride())
-
-# sphinx_gallery_start_ignore
 assert y[[0, 2]].untyped_storage().data_ptr() != y.untyped_storage().data_ptr()
-# sphinx_gallery_end_ignore
 
 # %%
 # Which storage cells does ``corner`` read? :meth:`~torch.Tensor.as_strided`
@@ -148,7 +144,9 @@ for name, transposed in [
         f"{name:24} size {tuple(transposed.shape)} stride {transposed.stride()}"
         f"  same storage: {same}"
     )
-    assert torch.equal(transposed, x.T)
+    assert same
+    assert transposed.stride() == x.stride()[::-1]
+    assert transposed.tolist() == [list(col) for col in zip(*x.tolist(), strict=True)]
 
 # %%
 # Side by side: same storage, same values, read in another order. Row 0 of
@@ -179,6 +177,7 @@ assert p.data_ptr() == z.data_ptr()
 print("x contiguous:  ", x.is_contiguous())
 print("x.T contiguous:", x.T.is_contiguous())
 print("torch.zeros(1, 3).T contiguous:", torch.zeros(1, 3).T.is_contiguous())
+assert [u.is_contiguous() for u in (x, x.T, torch.zeros(1, 3).T)] == [True, False, True]
 print(torch.arange(6).as_strided(x.T.shape, x.T.stride()))
 try:
     x.T.view(6)
@@ -194,6 +193,7 @@ except RuntimeError as error:
 # of ``x.T`` (strides 1 and 3) and of ``corner`` (``4 != 1 * 2``) do not:
 # each would span "two contiguous subspaces", in the words of the error.
 print("p contiguous:", p.is_contiguous())
+assert not p.is_contiguous()
 print("p.view(4, 6) stride:      ", p.view(4, 6).stride())
 print("p.view(2, 2, 2, 3) stride:", p.view(2, 2, 2, 3).stride())
 assert p.view(4, 6).data_ptr() == z.data_ptr()
@@ -213,8 +213,21 @@ assert xt.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
 assert torch.equal(xt, x.T)
 print(xt.view(6))
 print("x.contiguous() is x:", x.contiguous() is x)
+assert x.contiguous() is x
 draw_views([xt], ["x.T.contiguous()"])
 plt.show()
+
+# sphinx_gallery_start_ignore
+for tensor in (x.T, corner):  # no one stride reads them as a flat run
+    try:
+        tensor.view(-1)
+        raise AssertionError("view merged dimensions that need two strides")
+    except RuntimeError:
+        pass
+for tensor in (x.T, corner, p):  # any dimension can be split
+    for d, n in enumerate(tensor.shape):
+        tensor.view(*tensor.shape[:d], n // 2 or 1, -1, *tensor.shape[d + 1 :])
+# sphinx_gallery_end_ignore
 
 # %%
 # ``reshape``: a view when it can, a copy when it must
@@ -228,15 +241,12 @@ plt.show()
 # will reach the original. Use ``view`` when you rely on sharing (it raises
 # otherwise), and ``reshape`` when you only need the shape.
 print(torch.zeros(30).reshape(5, 6).shape)
-shared = x.reshape(3, 2)
-copied = x.T.reshape(6)
+shared, copied = x.reshape(3, 2), x.T.reshape(6)
 x_storage = x.untyped_storage().data_ptr()
-shares = shared.untyped_storage().data_ptr() == x_storage
-print("x.reshape(3, 2) shares x's storage:", shares)
-assert shares
-shares = copied.untyped_storage().data_ptr() == x_storage
-print("x.T.reshape(6) shares x's storage: ", shares)
-assert not shares
+for name, result in [("x.reshape(3, 2)", shared), ("x.T.reshape(6)", copied)]:
+    shares = result.untyped_storage().data_ptr() == x_storage
+    print(f"{name:15} shares x's storage: {shares}")
+    assert shares == (result is shared)
 print(copied)
 
 # %%
@@ -250,6 +260,7 @@ print(t.shape, " --> ", torch.squeeze(t, 2).shape)
 print("squeeze():       ", tuple(t.squeeze().shape))
 print("squeeze(1):      ", tuple(t.squeeze(1).shape))
 print("squeeze((0, 2)): ", tuple(t.squeeze((0, 2)).shape))
+assert t.squeeze(1).shape == t.shape
 
 # %%
 # :meth:`~torch.Tensor.unsqueeze` inserts a dimension of size 1. Both
@@ -262,12 +273,14 @@ for name, result, base in [
     ("t.squeeze()", t.squeeze(), t),
     ("x.unsqueeze(-1)", x.unsqueeze(-1), x),
     ("x.T.unsqueeze(0)", x.T.unsqueeze(0), x),
+    ("x.T.unsqueeze(0).squeeze(0)", x.T.unsqueeze(0).squeeze(0), x),
     ("x.flatten()", x.flatten(), x),
     ("z.flatten(start_dim=1)", z.flatten(start_dim=1), z),
     ("x.T.flatten()", x.T.flatten(), x),
 ]:
     same = result.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
-    print(f"{name:23} size {tuple(result.shape)!s:10} shares storage: {same}")
+    print(f"{name:27} size {tuple(result.shape)!s:10} shares storage: {same}")
+    assert same == (name != "x.T.flatten()")
 
 # %%
 # ``expand``: a stride of zero
@@ -282,20 +295,20 @@ print(grid)
 print("stride:", grid.stride())
 print("column expanded:", torch.tensor([[1], [2]]).expand(2, 3).stride())
 assert grid.data_ptr() == row.data_ptr()
-for name, tensor in [
-    ("row", row),
-    ("grid", grid),
-    ("row.repeat(2, 1)", row.repeat(2, 1)),
-]:
+repeated = row.repeat(2, 1)
+for name, tensor in [("row", row), ("grid", grid), ("row.repeat(2, 1)", repeated)]:
     print(f"{name:17} storage of {tensor.untyped_storage().nbytes()} bytes")
 
 # sphinx_gallery_start_ignore
 try:
     torch.tensor([1, 2]).expand(2, 3)
+    raise AssertionError("a dimension of size 2 was expanded to 3")
 except RuntimeError:
     pass
-else:
-    raise AssertionError("a dimension of size 2 was expanded to 3")
+assert grid.stride()[0] == 0  # a new leading dimension
+assert torch.tensor([[1], [2]]).expand(2, 3).stride()[1] == 0  # one of size 1
+assert grid.untyped_storage().nbytes() == row.untyped_storage().nbytes()
+assert repeated.untyped_storage().nbytes() == 2 * row.untyped_storage().nbytes()
 # sphinx_gallery_end_ignore
 
 # %%
@@ -305,44 +318,58 @@ draw_views([grid], ["grid = row.expand(2, 3)"])
 plt.show()
 
 # %%
-# A write to ``row`` shows in every row of ``grid``. Writing into ``grid``
-# *in place* (into its own memory, as the methods ending in ``_`` do) is
-# refused when one storage cell would be written as several elements:
+# A write to ``row`` shows in every row of ``grid``. A write into ``grid``
+# *in place* (into its own memory, as the methods ending in ``_`` do) writes
+# cells that several elements share. Some in-place operations refuse that,
+# such as :meth:`~torch.Tensor.add_`, :meth:`~torch.Tensor.mul_` and
+# :meth:`~torch.Tensor.copy_`:
 row[1] = 21
 print(grid)
-try:
-    grid.add_(1)
-except RuntimeError as error:
-    print(error)
+for method, argument in [("add_", 1), ("mul_", 2), ("copy_", grid + 1)]:
+    try:
+        getattr(grid, method)(argument)
+        raise AssertionError(f"grid.{method} went through")
+    except RuntimeError as error:
+        message = str(error)
+print("add_, mul_ and copy_ refused:", message)
 
 # %%
-# Not every such write is caught: assigning one element goes through, and
-# changes every element that reads the same cell. The documentation of
-# ``expand`` warns that in-place operations on an expanded tensor may give
-# wrong results. :meth:`~torch.Tensor.clone` it first if you need to write to
-# it: the clone has a storage of its own, one cell per element.
+# Others go through and write the shared cells: :meth:`~torch.Tensor.fill_`
+# and :meth:`~torch.Tensor.zero_` change ``row`` too, and so does assigning
+# one element. The documentation of ``expand`` warns that in-place
+# operations on an expanded tensor may give wrong results.
+# :meth:`~torch.Tensor.clone` it first to write to it: the clone has a
+# storage of its own, one cell per element.
+grid.fill_(7)
+print("row after grid.fill_(7):", row)
+assert row.tolist() == [7, 7, 7]
+grid.zero_()
+assert row.tolist() == [0, 0, 0]
 grid[0, 2] = 33
 print(grid)
 assert grid[1, 2] == row[2] == 33
 own = grid.clone()
 own.add_(1)
 print(own, own.stride())
+assert own.untyped_storage().nbytes() == own.numel() * own.element_size()
 
 # %%
 # :meth:`~torch.Tensor.expand_as` expands to the shape of another tensor.
 # A boolean mask (a ``bool`` tensor that picks the elements where it is
-# ``True``) of the columns to keep, expanded to the matrix's shape, picks
-# those columns from every row, as one flat tensor in row order. Without the
-# expansion the mask's shape does not match and indexing raises:
+# ``True``) of columns picks them with ``scores[:, keep]``, which keeps the
+# matrix shape; ``scores[keep]`` raises, as the mask would index the two
+# rows. Expanded to the matrix's shape, the mask picks the same elements, as
+# one flat tensor in row order:
 scores = torch.arange(6.0).reshape(2, 3)
 keep = torch.tensor([True, False, True])
-mask = keep.expand_as(scores)
-print("mask stride:", mask.stride())
-print(scores[mask])
+print(scores[:, keep])
 try:
     scores[keep]
 except IndexError as error:
     print(error)
+mask = keep.expand_as(scores)
+print("mask stride:", mask.stride(), " scores[mask]:", scores[mask])
+assert torch.equal(scores[mask], scores[:, keep].flatten())
 
 # %%
 # Arithmetic needs no ``expand``: :term:`broadcasting` makes the same
@@ -364,7 +391,7 @@ torch.testing.assert_close(scores * keep, scores * mask)
 #   into row order. ``view`` needs each new dimension to be readable with
 #   one stride, and raises where it is not.
 # - ``reshape`` and ``flatten`` return a view when they can and a copy when
-#   they must; ``view`` returns a view or raises.
+#   they must.
 # - ``expand`` repeats with stride 0: write to the original, or ``clone()``
 #   the expanded tensor first.
 #

@@ -106,10 +106,13 @@ draw_views(
 plt.show()
 
 # %%
-# One kind of stride NumPy has and PyTorch does not: a negative one, as in
-# a reversed array. ``from_numpy`` refuses it with a :class:`ValueError`, and
-# so do :func:`torch.tensor` and :func:`torch.as_tensor`. The message says
-# what to do: copy the array first, which lays it out with positive strides.
+# Some NumPy strides have no PyTorch counterpart: for example a negative
+# one, as in a reversed array, or one that is not a whole number of
+# elements, as in one field of a structured array (an array of records whose
+# fields have their own dtypes). ``from_numpy`` refuses them with a
+# :class:`ValueError`, and so do :func:`torch.tensor` and
+# :func:`torch.as_tensor`. The message says what to do: copy the array
+# first, which lays it out anew, with positive strides of whole elements.
 try:
     torch.from_numpy(array[:, ::-1])
 except ValueError as error:
@@ -120,14 +123,18 @@ print(torch.from_numpy(array[:, ::-1].copy()))
 itemsize = array.itemsize
 assert tuple(s // itemsize for s in array.strides) == tensor.stride()
 assert tuple(s // itemsize for s in array.T.strides) == flipped.stride()
-for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
-    refused = False
-    try:
-        convert(array[:, ::-1])
-    except ValueError:
-        refused = True
-    assert refused, convert.__name__
-assert all(s > 0 for s in array[:, ::-1].copy().strides)
+field = np.zeros(3, dtype=[("a", np.int32), ("b", np.float64)])["b"]
+assert field.strides[0] % field.itemsize != 0
+for strided in (array[:, ::-1], field):
+    for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
+        try:
+            convert(strided)
+            raise AssertionError(f"{convert.__name__} took strides {strided.strides}")
+        except ValueError:
+            pass
+    copied = strided.copy()
+    assert all(s > 0 and s % copied.itemsize == 0 for s in copied.strides)
+    assert torch.equal(torch.from_numpy(copied), torch.tensor(strided.tolist()))
 # sphinx_gallery_end_ignore
 
 # %%
@@ -164,12 +171,16 @@ for numpy_dtype in (np.float32, np.float64, np.int64, np.bool_):
 # NumPy makes 64-bit floats by default; PyTorch makes 32-bit ones, its
 # default dtype (:func:`torch.get_default_dtype`; see
 # :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`). A tensor made
-# from an array keeps the array's dtype, whichever function makes it (unless
-# you pass ``dtype=``), and an array made from a tensor keeps the tensor's:
+# from an array by :func:`torch.from_numpy`, :func:`torch.tensor` or
+# :func:`torch.as_tensor` keeps the array's dtype (unless you pass ``dtype=``
+# to the last two), and an array made from a tensor keeps the tensor's. The
+# class itself, ``torch.Tensor(array)`` (capital T), is the exception: it
+# makes the default dtype, whatever the array holds.
 print("np.array([0.5, 1.5]):        ", np.array([0.5, 1.5]).dtype)
 print("torch.tensor([0.5, 1.5]):    ", torch.tensor([0.5, 1.5]).dtype)
 print("torch.from_numpy(float64):   ", torch.from_numpy(np.array([0.5, 1.5])).dtype)
 print("torch.tensor(float64 array): ", torch.tensor(np.array([0.5, 1.5])).dtype)
+print("torch.Tensor(float64 array): ", torch.Tensor(np.array([0.5, 1.5])).dtype)
 print("torch.ones(2).numpy():       ", torch.ones(2).numpy().dtype)
 
 # %%
@@ -200,20 +211,24 @@ print(repr(brain_floats.float().numpy()))
 
 # sphinx_gallery_start_ignore
 for numpy_dtype in (np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64):
-    assert torch.from_numpy(np.zeros(2, numpy_dtype)).numpy().dtype == numpy_dtype
-    assert torch.tensor(np.zeros(2, numpy_dtype)).numpy().dtype == numpy_dtype
-for call in (
-    lambda: features @ weights,
-    lambda: brain_floats.numpy(),
-    lambda: brain_floats.numpy(force=True),
-    lambda: torch.ones(1, dtype=torch.float8_e4m3fn).numpy(),
-):
-    refused = False
-    try:
-        call()
-    except (RuntimeError, TypeError):
-        refused = True
-    assert refused
+    data = np.zeros(2, numpy_dtype)
+    for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
+        assert convert(data).numpy().dtype == numpy_dtype
+    assert torch.Tensor(data).dtype == torch.get_default_dtype()
+try:
+    features @ weights
+    raise AssertionError("a float64 @ float32 product went through")
+except RuntimeError:
+    pass
+float8_types = [getattr(torch, name) for name in dir(torch) if name[:6] == "float8"]
+assert len(float8_types) >= 2
+for refused_dtype in (torch.bfloat16, *float8_types):
+    for force in (False, True):
+        try:
+            torch.ones(1, dtype=refused_dtype).numpy(force=force)
+            raise AssertionError(f".numpy() took {refused_dtype}")
+        except TypeError:
+            pass
 assert torch.finfo(torch.bfloat16).max > 0.99 * torch.finfo(torch.float32).max
 # sphinx_gallery_end_ignore
 
@@ -237,17 +252,22 @@ else:
 
 if gpu is not None:
     on_gpu = torch.arange(3.0, device=gpu)
+    message = ""
     try:
         on_gpu.numpy()
     except TypeError as error:
-        print("TypeError:", error)
+        message = str(error)
+        print("TypeError:", message)
+    assert "Use Tensor.cpu() to copy the tensor to host memory" in message
     host = on_gpu.cpu().numpy()  # waits for the GPU, then copies
+    assert host.tolist() == [0.0, 1.0, 2.0]
     host[0] = 100.0
     print("host copy:", host, " GPU tensor:", on_gpu.tolist())
+    assert on_gpu.device.type == gpu.type
     assert on_gpu[0].item() == 0.0
 else:
-    print(f"No GPU here: torch {torch.__version__} sees neither CUDA nor MPS,")
-    print("so the GPU branch above did not run on this machine.")
+    print(f"No CUDA or Apple (MPS) GPU here: torch {torch.__version__} sees")
+    print("neither, so the GPU branch above did not run on this machine.")
 
 # %%
 # The check is the same for every device that is not the CPU, and one such
@@ -293,9 +313,12 @@ assert no_copy, "meta tensors have no data to copy"
 # --------------------------------------------
 # A tensor with ``requires_grad=True`` is part of the
 # :term:`computational graph` that autograd, PyTorch's automatic
-# differentiation, records to compute :term:`gradients <gradient>`, and so
-# is every tensor computed from it while recording is on (not under
-# :class:`torch.no_grad`). ``.numpy()`` refuses such a tensor with a
+# differentiation, records to compute :term:`gradients <gradient>`. So is a
+# result computed from it that a gradient can flow through, such as
+# ``w * 2``, while recording is on (not under :class:`torch.no_grad` or
+# :class:`torch.inference_mode`); a comparison such as ``w > 0`` or an index
+# such as ``w.argmax()`` gives booleans or integers, which carry no gradient.
+# ``.numpy()`` refuses a tensor that requires grad with a
 # :class:`RuntimeError`: what NumPy did with the array would not be
 # recorded, and the gradients would silently miss it.
 w = torch.ones(3, requires_grad=True)
@@ -304,6 +327,7 @@ try:
 except RuntimeError as error:
     print("RuntimeError:", error)
 print("w * 2 requires grad:", (w * 2).requires_grad)
+print("w > 0 requires grad:", (w > 0).requires_grad, (w > 0).numpy())
 with torch.no_grad():
     print("w * 2 under no_grad requires grad:", (w * 2).requires_grad)
 
@@ -328,13 +352,16 @@ print("values:  ", values)
 print("snapshot:", snapshot)
 
 # sphinx_gallery_start_ignore
-for tracked in (w, w * 2):
-    refused = False
+for tracked in (w, w * 2, w.sum()):
     try:
         tracked.numpy()
+        raise AssertionError("a tensor that requires grad became an array")
     except RuntimeError:
-        refused = True
-    assert refused
+        pass
+assert w.argmax().numpy() == 0
+with torch.inference_mode():
+    assert not (w * 2).requires_grad
+    (w * 2).numpy()
 assert np.shares_memory(values, w.detach().numpy())
 assert not np.shares_memory(snapshot, w.detach().numpy())
 # sphinx_gallery_end_ignore
@@ -345,8 +372,9 @@ assert not np.shares_memory(snapshot, w.detach().numpy())
 # - :func:`torch.from_numpy`, :meth:`torch.Tensor.numpy` and (when no
 #   conversion is needed) :func:`torch.as_tensor` share memory: in-place
 #   writes show on both sides. :func:`torch.tensor` always copies.
-# - Strides carry over (NumPy counts bytes, PyTorch elements); negative
-#   strides do not, so ``.copy()`` a reversed array first.
+# - Strides carry over (NumPy counts bytes, PyTorch elements), but not
+#   all: negative ones and ones that are not whole elements do not, so
+#   ``.copy()`` such an array first.
 # - NumPy defaults to ``float64``, PyTorch to ``float32``, and each side
 #   keeps the other's dtype: convert NumPy data with ``.float()``. Dtypes
 #   NumPy lacks, such as ``bfloat16``, need converting before ``.numpy()``.
