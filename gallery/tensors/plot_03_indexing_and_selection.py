@@ -52,10 +52,14 @@ try:
     x[5]
 except IndexError as error:
     print(f"IndexError: {error}")
+else:
+    raise AssertionError("x[5] did not raise")
 try:
     x[:, ::-1]
 except ValueError as error:
     print(f"ValueError: {error}")
+else:
+    raise AssertionError("x[:, ::-1] did not raise")
 print(torch.flip(x, dims=[1]))
 
 # %%
@@ -189,6 +193,8 @@ try:
     matrix[torch.tensor([True, False])]
 except IndexError as error:
     print(f"IndexError: {error}")
+else:
+    raise AssertionError("matrix[torch.tensor([True, False])] did not raise")
 
 # sphinx_gallery_start_ignore
 import warnings
@@ -207,6 +213,8 @@ for dtype in (torch.int8, torch.int16):
         a[torch.tensor([4, 2], dtype=dtype)]
     except IndexError:
         continue
+    else:
+        raise AssertionError("a[torch.tensor([4, 2], dtype=dtype)] did not raise")
     raise AssertionError(dtype)
 # sphinx_gallery_end_ignore
 

@@ -128,6 +128,8 @@ for shapes in [((3, 1), (1, 4)), ((2, 3), (3,)), ((5, 1, 4), (3, 1)), ((2, 3), (
         result = tuple(torch.broadcast_shapes(*shapes))
     except RuntimeError as error:
         result = f"RuntimeError: {error}"
+    else:
+        assert shapes != ((2, 3), (2,)), "3 against 2 should not broadcast"
     print(f"{shapes[0]!s:9} with {shapes[1]!s:7} -> {result}")
 
 # %%
@@ -245,6 +247,8 @@ try:
     m / m.sum(dim=1)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("m / m.sum(dim=1) did not raise")
 
 # %%
 # With a square matrix the same mistake raises no error: the ``(2,)`` sums
@@ -320,6 +324,8 @@ for tensor, value in [(torch.tensor([1, 2]), 0.5), (torch.ones(2), 1)]:
         tensor.add_(value)
     except RuntimeError as error:
         messages.append(str(error))
+    else:
+        assert tensor.is_floating_point(), "an integer tensor took a float"
 assert len(messages) == 1
 assert "can't be cast to the desired output type Long" in messages[0]
 leaf = torch.ones(2, requires_grad=True)
@@ -329,6 +335,8 @@ try:
     exponential.sum().backward()
 except RuntimeError as error:
     messages.append(str(error))
+else:
+    raise AssertionError("exponential.sum().backward() did not raise")
 assert "modified by an inplace operation" in messages[-1]
 # sphinx_gallery_end_ignore
 

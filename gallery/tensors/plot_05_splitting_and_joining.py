@@ -81,6 +81,8 @@ try:
     torch.split(t5, [3, 3])
 except RuntimeError as error:
     print(error)
+else:
+    raise AssertionError("torch.split(t5, [3, 3]) did not raise")
 
 # sphinx_gallery_start_ignore
 assert torch.equal(t5, t[:5])
@@ -96,6 +98,8 @@ try:
     torch.split(t5, [3, 3])
 except RuntimeError:
     refused = True
+else:
+    raise AssertionError("torch.split(t5, [3, 3]) did not raise")
 assert refused
 # sphinx_gallery_end_ignore
 
@@ -174,6 +178,8 @@ try:
     torch.chunk(weights, 2)[1].add_(1)
 except RuntimeError as error:
     print(error)
+else:
+    raise AssertionError("torch.chunk(weights, 2)[1].add_(1) did not raise")
 
 # sphinx_gallery_start_ignore
 assert numbers[3] == 100
@@ -196,6 +202,8 @@ for cut_up in (
             cut_up(tracked)[1].add_(1)
         except RuntimeError as error:
             message = str(error)
+        else:
+            raise AssertionError("cut_up(tracked)[1].add_(1) did not raise")
         assert "returns multiple views" in message
     with torch.no_grad():
         cut_up(weights)[1].add_(1)
@@ -330,11 +338,15 @@ try:
     torch.cat([narrow, wide], dim=0)
 except RuntimeError as error:
     print("cat, dim=0:", error)
+else:
+    raise AssertionError("torch.cat([narrow, wide], dim=0) did not raise")
 print("cat, dim=1: shape", tuple(torch.cat([narrow, wide], dim=1).shape))
 try:
     torch.stack([narrow, wide])
 except RuntimeError as error:
     print("stack:     ", error)
+else:
+    raise AssertionError("torch.stack([narrow, wide]) did not raise")
 
 # %%
 # Different :term:`dtypes <dtype>`, on the other hand, are no error: the
@@ -351,12 +363,16 @@ for join in (torch.cat, torch.stack):
         join([narrow, wide], dim=0)
     except RuntimeError:
         refused = True
+    else:
+        raise AssertionError("join([narrow, wide], dim=0) did not raise")
     assert refused, join.__name__
 refused = False
 try:
     torch.cat([narrow, torch.zeros(3)])
 except RuntimeError:
     refused = True
+else:
+    raise AssertionError("torch.cat([narrow, torch.zeros(3)]) did not raise")
 assert refused, "cat of rank 2 and rank 1"
 assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
 # sphinx_gallery_end_ignore
