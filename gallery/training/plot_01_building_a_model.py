@@ -4,12 +4,13 @@ Building a model
 
 Write a neural network as a :class:`torch.nn.Module`, count its parameters by
 formula and by code, run inputs through it with and without autograd, turn
-its outputs into class probabilities, and move it to a GPU.
+its outputs into class probabilities, and move it to another device.
 """
 
 # %%
 # Every page starts by saying what computed it. This page computes on the
-# CPU; its last section shows what changes on a GPU.
+# CPU; its last section shows the code that moves a model to a GPU, which
+# runs only where there is one.
 import copy
 
 import matplotlib.pyplot as plt
@@ -45,14 +46,11 @@ class NeuralNetwork(torch.nn.Module):
     def __init__(self, num_inputs, num_outputs):
         super().__init__()
         self.layers = torch.nn.Sequential(
-            # 1st hidden layer
-            torch.nn.Linear(num_inputs, 30),
+            torch.nn.Linear(num_inputs, 30),  # 1st hidden layer
             torch.nn.ReLU(),
-            # 2nd hidden layer
-            torch.nn.Linear(30, 20),
+            torch.nn.Linear(30, 20),  # 2nd hidden layer
             torch.nn.ReLU(),
-            # output layer
-            torch.nn.Linear(20, num_outputs),
+            torch.nn.Linear(20, num_outputs),  # output layer
         )
 
     def forward(self, x):
@@ -74,17 +72,17 @@ print(model)
 # -------------------
 # :meth:`~torch.nn.Module.named_parameters` yields every weight and bias
 # :term:`tensor` of every layer, with its name. A linear layer from ``n``
-# inputs to ``m`` outputs holds an ``m`` x ``n`` weight matrix and ``m``
-# biases; the ReLUs hold none.
+# inputs to ``m`` outputs holds an ``m`` x ``n`` weight matrix and, with
+# ``bias=True`` (the default), ``m`` biases; the ReLUs hold none.
 for name, parameter in model.named_parameters():
     print(f"{name:15} shape {tuple(parameter.shape)!s:9} {parameter.numel():5d}")
 assert not list(model.layers[1].parameters())  # a ReLU
 
 # %%
-# So a linear layer has ``m·n + m`` parameters, and the network has the sum
-# over its three layers. The formula and PyTorch's own count agree, and more
-# than two thirds of the parameters sit in the first layer, where the inputs
-# are many:
+# So a linear layer with a bias has ``m·n + m`` parameters (``m·n`` with
+# ``bias=False``), and the network has the sum over its three layers. The
+# formula and PyTorch's own count agree, and more than two thirds of the
+# parameters sit in the first layer, where the inputs are many:
 
 
 def linear_parameters(n, m):
@@ -99,6 +97,7 @@ num_params = sum(p.numel() for p in model.parameters())
 print("by formula:", by_formula, "| counted by PyTorch:", num_params)
 assert by_formula == num_params
 assert linear_parameters(50, 30) > 2 / 3 * num_params
+assert sum(p.numel() for p in torch.nn.Linear(50, 30, bias=False).parameters()) == 1500
 
 # %%
 # A parameter is *trainable* when its ``requires_grad`` is ``True``, the
@@ -203,9 +202,11 @@ print(out)
 # The ``grad_fn`` says that autograd recorded the computation in a
 # :term:`computational graph`, ready for a backward pass: for this
 # two-dimensional input, the last operation was an ``addmm``, the matrix
-# product plus bias of the output layer. To only use a model, that record
-# costs memory and time for nothing. Inside :class:`torch.no_grad` nothing
-# is recorded, and the numbers are the same:
+# product plus bias of the output layer. It is there because the parameters
+# require gradients (an input that requires them would do too), and it keeps
+# intermediate results, such as the input of each linear layer, in memory
+# for a backward pass. To only use a model, none of that is needed: inside
+# :class:`torch.no_grad` nothing is recorded, and the numbers are the same:
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
@@ -221,6 +222,10 @@ with torch.no_grad():
     model.forward(X)
 hook.remove()
 assert len(calls) == 1
+# The graph keeps the output layer's input; with nothing requiring gradients,
+# nothing is recorded.
+torch.testing.assert_close(out.grad_fn._saved_mat1, model.layers[:4](X))
+assert copy.deepcopy(model).requires_grad_(False)(X).grad_fn is None
 # sphinx_gallery_end_ignore
 
 # %%
@@ -248,15 +253,19 @@ torch.testing.assert_close(
     F.cross_entropy(out_no_grad, target), -torch.log_softmax(out_no_grad, dim=1)[0, 1]
 )
 # ... and log_softmax stays finite where log(softmax) underflows to -inf.
-far_apart = torch.tensor([0.0, -200.0])
+far_apart = torch.tensor([0.0, -200.0, -300.0])
 assert torch.log(torch.softmax(far_apart, dim=0))[1] == -float("inf")
 assert torch.log_softmax(far_apart, dim=0)[1] == -200.0
+# The softmax never reverses the order, but distinct logits can tie after rounding.
+assert torch.softmax(far_apart, dim=0).tolist() == [1.0, 0.0, 0.0]
+assert (torch.softmax(torch.linspace(30, -30, 1001), dim=0).diff() <= 0).all()
 # sphinx_gallery_end_ignore
 
 # %%
-# The softmax keeps the order of the logits, so the largest logit is the
-# most likely class. Side by side, the logits of the model above and the
-# probabilities they become:
+# The softmax never reverses the order of the logits (in float32, logits
+# far below the largest can all round to probability 0 and tie), so the
+# largest logit is the most likely class. Side by side, the logits of the
+# model above and the probabilities they become:
 assert torch.equal(probas.argsort(dim=1), out_no_grad.argsort(dim=1))
 
 fig, (ax_l, ax_p) = plt.subplots(1, 2, figsize=(8, 2.6), layout="constrained")
@@ -294,6 +303,8 @@ try:
     model(torch.rand(1, 40))
 except RuntimeError as error:
     print("RuntimeError:", error)
+else:
+    raise AssertionError("an input of 40 numbers should have raised")
 
 # %%
 # The same network for the next pages
@@ -315,18 +326,35 @@ try:
     helper_model(torch.rand(1, 40))
 except ValueError as error:
     print("ValueError:", error)
+else:
+    raise AssertionError("the helper should refuse an input of 40 numbers")
 
 # %%
-# On a GPU
-# --------
+# On another device
+# -----------------
 # To compute on a GPU, the parameters must be there:
-# :meth:`torch.nn.Module.to` moves every parameter (and buffer) of a module
-# to the device *in place* and returns the module itself. The inputs must
-# follow with :meth:`torch.Tensor.to`, which returns a moved copy; a model on
-# the GPU refuses a CPU input. Where there is a CUDA or Apple GPU, this cell
-# moves a copy of the model there, shows that error, and checks that the
-# logits agree with the CPU's to rounding. Whether the GPU is faster depends
-# on the size of the work; the timing page,
+# :meth:`torch.nn.Module.to` changes the module *in place*, moving every
+# parameter (and buffer) to the device, and returns the module itself. The
+# inputs must follow with :meth:`torch.Tensor.to`, which returns a moved
+# copy: a model on one device refuses an input on another. Any build can
+# show both rules with the ``meta`` device, whose tensors have a shape and
+# a dtype but no values:
+moved = copy.deepcopy(model)
+assert moved.to("meta") is moved
+print(moved.layers[4].bias)
+try:
+    moved(X)  # X is on the CPU
+except RuntimeError as error:
+    print("RuntimeError:", error)
+else:
+    raise AssertionError("a model on the meta device should refuse a CPU input")
+
+# %%
+# Where PyTorch sees a GPU (``"cuda"``, which ROCm builds also use for AMD
+# GPUs, or Apple's ``"mps"``), this cell moves a copy of the model there, runs
+# it on the moved input, and checks that the logits agree with the CPU's to
+# rounding: a GPU may add the terms of a product in another order. Whether
+# it is faster depends on the size of the work; the timing page,
 # :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`,
 # shows how to measure it.
 gpu = None
@@ -338,13 +366,8 @@ elif torch.backends.mps.is_available():
 if gpu is None:
     print("This build had no GPU: the model stayed on the CPU.")
 else:
-    gpu_model = copy.deepcopy(model)
-    assert gpu_model.to(gpu) is gpu_model  # moved in place
+    gpu_model = copy.deepcopy(model).to(gpu)
     print("parameters on:", next(gpu_model.parameters()).device)
-    try:
-        gpu_model(X)  # X is still on the CPU
-    except RuntimeError as error:
-        print("RuntimeError:", error)
     with torch.no_grad():
         out_gpu = gpu_model(X.to(gpu))
     print("logits on the GPU:", out_gpu.cpu())
@@ -356,17 +379,17 @@ else:
 # - A model subclasses :class:`torch.nn.Module`: layers in ``__init__``,
 #   the computation in :meth:`~torch.nn.Module.forward`; autograd provides
 #   the backward pass.
-# - A linear layer from ``n`` to ``m`` units has ``m·n + m`` parameters, and
-#   its weight has the shape ``(m, n)``;
+# - A linear layer from ``n`` to ``m`` units has ``m·n + m`` parameters with
+#   its default bias (``m·n`` without), and its weight has the shape ``(m, n)``;
 #   ``sum(p.numel() for p in model.parameters())`` counts them all.
-# - The default initialisation draws from ``±1/√n`` and shrinks
+# - The default initialisation draws from ``±1/√n`` and shrinks zero-mean,
 #   unit-variance inputs by about ``1/√3``.
-# - Calling the model records a graph (``grad_fn``); under
-#   :class:`torch.no_grad` it does not, with the same numbers.
+# - Calling the model records a graph (``grad_fn``) when parameters or inputs
+#   require gradients; under :class:`torch.no_grad` it does not, same numbers.
 # - Classifiers return logits; :func:`torch.softmax` over ``dim=1`` turns
-#   them into probabilities, in the same order.
-# - ``model.to(device)`` moves the parameters in place; the inputs must
-#   follow.
+#   them into probabilities, never in reverse order.
+# - ``model.to(device)`` moves the parameters in place and returns the
+#   model; the inputs must follow.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
 # which feeds a model batches of data.

@@ -40,10 +40,7 @@ X_test = torch.tensor([[-0.8, 2.8], [2.6, -1.6]])
 y_test = torch.tensor([0, 1])
 
 # sphinx_gallery_start_ignore
-for ours, helpers in zip(
-    (X_train, y_train, X_test, y_test), toy_tensors(), strict=True
-):
-    assert torch.equal(ours, helpers)
+assert all(map(torch.equal, (X_train, y_train, X_test, y_test), toy_tensors()))
 # The diagonal separates the classes: class 1 exactly where feature 1 > feature 2.
 for features, labels in ((X_train, y_train), (X_test, y_test)):
     assert torch.equal((features[:, 0] > features[:, 1]).long(), labels)
@@ -54,17 +51,15 @@ for features, labels in ((X_train, y_train), (X_test, y_test)):
 # where the two features are equal, separates them, for the test points too.
 fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
 for label, marker in ((0, "o"), (1, "s")):
-    for X, y, filled in ((X_train, y_train, True), (X_test, y_test, False)):
-        points = X[y == label].numpy()
+    color = PALETTE[5 if label == 0 else 6]
+    for X, y, kind in ((X_train, y_train, "training"), (X_test, y_test, "test")):
         ax.scatter(
-            points[:, 0],
-            points[:, 1],
+            *X[y == label].numpy().T,
             s=70,
             marker=marker,
-            color=PALETTE[5 if label == 0 else 6] if filled else "none",
-            edgecolors=PALETTE[5 if label == 0 else 6],
-            linewidths=1.5,
-            label=f"class {label}, {'training' if filled else 'test'}",
+            color=color if kind == "training" else "none",
+            edgecolors=color,
+            label=f"class {label}, {kind}",
         )
 for i, (x1, x2) in enumerate(X_train.tolist()):
     ax.annotate(str(i), (x1, x2), textcoords="offset points", xytext=(7, 4))
@@ -82,10 +77,11 @@ plt.show()
 # -------------
 # A *map-style* :class:`~torch.utils.data.Dataset` gives sample number
 # ``index`` through ``__getitem__``; its ``__len__``, how many samples there
-# are, is what a :class:`~torch.utils.data.DataLoader` needs to shuffle and
-# to count batches. Here the samples are already tensors in memory; in a
-# real project ``__init__`` might store file names, and ``__getitem__`` read
-# and decode one file, so that only the samples in use are loaded.
+# are, tells a :class:`~torch.utils.data.DataLoader` which indices exist, so
+# its default samplers need it, shuffling or not. Here the samples are
+# already tensors in memory; in a real project ``__init__`` might store file
+# names, and ``__getitem__`` read and decode one file, so that only the
+# samples in use are loaded.
 
 
 class ToyDataset(Dataset):
@@ -121,6 +117,19 @@ for ds in (tensor_ds, helper_ds):
     for index in range(len(train_ds)):
         torch.testing.assert_close(ds[index], train_ds[index], rtol=0, atol=0)
 
+
+# sphinx_gallery_start_ignore
+# Without __len__, a loader fails even when it does not shuffle.
+no_length = type("NoLength", (Dataset,), {"__getitem__": lambda self, i: X_train[i]})
+try:
+    next(iter(DataLoader(no_length(), batch_size=2)))
+except TypeError as error:
+    message = str(error)
+else:
+    raise AssertionError("a data set without __len__ should have been refused")
+assert "has no len()" in message
+# sphinx_gallery_end_ignore
+
 # %%
 # A ``DataLoader``: shuffled batches
 # ----------------------------------
@@ -147,66 +156,31 @@ print("batches per epoch:", len(train_loader))
 first_x, first_y = next(iter(train_loader))
 print("first batch:", tuple(first_x.shape), tuple(first_y.shape))
 assert len(train_loader) == math.ceil(len(train_ds) / 2)
+assert (train_ds[0][0].shape, first_x.shape, first_y.shape) == ((2,), (2, 2), (2,))
 
 # sphinx_gallery_start_ignore
-expected_batches = [
-    (torch.tensor([[2.3, -1.1], [-0.9, 2.9]]), torch.tensor([1, 0])),
-    (torch.tensor([[-1.2, 3.1], [-0.5, 2.6]]), torch.tensor([0, 0])),
-    (torch.tensor([[2.7, -1.5]]), torch.tensor([1])),
-]
-torch.manual_seed(123)
-for (x, y), (expected_x, expected_y) in zip(
-    train_loader, expected_batches, strict=True
-):
-    assert torch.equal(x, expected_x)
-    assert torch.equal(y, expected_y)
+torch.manual_seed(123)  # the batches printed above: samples 3 and 1, 0 and 2, 4
+for (x, y), index in zip(train_loader, ([3, 1], [0, 2], [4]), strict=True):
+    assert torch.equal(x, X_train[index])
+    assert torch.equal(y, y_train[index])
 # sphinx_gallery_end_ignore
 
 # %%
 # Where the order comes from
 # --------------------------
 # Each time it starts an epoch, the loader takes a number from the global
-# generator to seed the worker processes, even when there are none, and,
-# when it shuffles, a second one that seeds the shuffle. The shuffle
-# depends on nothing but that number and the length of the data set. So a
-# loader over ``range(5)`` (anything with ``__len__`` and ``__getitem__``
-# serves as a data set) shuffles in step with the training loader and shows
-# the order as indices:
+# generator to seed the worker processes, even when there are none (a loader
+# with ``persistent_workers=True`` keeps its workers, and takes it at its
+# first epoch only), and, when it shuffles, a second one that seeds the
+# shuffle. The shuffle depends on nothing but that number and the length of
+# the data set. So a loader over ``range(5)`` (anything with ``__len__`` and
+# ``__getitem__`` serves as a data set) shuffles in step with the training
+# loader and shows the order as indices:
 index_loader = DataLoader(range(len(train_ds)), batch_size=2, shuffle=True)
 torch.manual_seed(123)
 orders = [torch.cat(list(index_loader)).tolist() for epoch in range(4)]
 for epoch, order in enumerate(orders, start=1):
     print(f"epoch {epoch}: samples {order}")
-
-# sphinx_gallery_start_ignore
-assert all(sorted(order) == [0, 1, 2, 3, 4] for order in orders)
-assert len({tuple(order) for order in orders}) == 4
-# The training loader's epochs visit the samples in the same order.
-torch.manual_seed(123)
-for order in orders:
-    features = torch.cat([x for x, _ in train_loader])
-    assert torch.equal(features, X_train[order])
-# sphinx_gallery_end_ignore
-
-# %%
-# Re-seeding repeats the epochs. Any other draw from the global generator in
-# between shifts the numbers the loader gets, and with them the order:
-# creating a layer (its weights are random), or even a pass over the test
-# loader, which does not shuffle but still takes its number.
-torch.manual_seed(123)
-again = torch.cat(list(index_loader)).tolist()
-torch.manual_seed(123)
-torch.nn.Linear(2, 2)
-after_layer = torch.cat(list(index_loader)).tolist()
-torch.manual_seed(123)
-for _ in test_loader:
-    pass
-after_test_pass = torch.cat(list(index_loader)).tolist()
-print("again:                 ", again)
-print("after creating a layer:", after_layer)
-print("after the test loader: ", after_test_pass)
-assert again == orders[0]
-assert orders[0] not in (after_layer, after_test_pass)
 
 # %%
 # The four epochs after ``torch.manual_seed(123)`` as a picture: each row is
@@ -214,29 +188,40 @@ assert orders[0] not in (after_layer, after_test_pass)
 fig, ax = plt.subplots(figsize=(7, 2.6), layout="constrained")
 for row, order in enumerate(orders):
     for position, sample in enumerate(order):
-        batch = position // 2
-        ax.add_patch(
-            plt.Rectangle((position, row), 0.95, 0.9, color=PALETTE[batch], alpha=0.8)
-        )
+        color = PALETTE[position // 2]  # one colour per batch
+        ax.add_patch(plt.Rectangle((position, row), 0.95, 0.9, color=color, alpha=0.8))
         ax.text(position + 0.47, row + 0.45, str(sample), ha="center", va="center")
-ax.set(
-    xlim=(0, 5),
-    ylim=(len(orders), 0),
-    xticks=[1, 3, 4.5],
-    xticklabels=["batch 1", "batch 2", "batch 3"],
-    yticks=[r + 0.45 for r in range(len(orders))],
-    yticklabels=[f"epoch {e}" for e in range(1, len(orders) + 1)],
-    title="sample indices per batch, shuffle=True, torch.manual_seed(123)",
-)
+ax.set(xlim=(0, 5), ylim=(len(orders), 0), title="shuffle=True, torch.manual_seed(123)")
+ax.set_xticks([1, 3, 4.5], ["batch 1", "batch 2", "batch 3"])
+ax.set_yticks([r + 0.45 for r in range(4)], [f"epoch {r + 1}" for r in range(4)])
 ax.tick_params(length=0)
 ax.spines[:].set_visible(False)
 plt.show()
 
 # %%
+# Re-seeding repeats the epochs. Any other draw from the global generator in
+# between shifts the numbers the loader gets, and with them, usually, the
+# order: creating a layer (its weights are random), or even a pass over the
+# test loader, which does not shuffle but still takes its number.
+torch.manual_seed(123)
+again = torch.cat(list(index_loader)).tolist()
+torch.manual_seed(123)
+torch.nn.Linear(2, 2)
+after_layer = torch.cat(list(index_loader)).tolist()
+torch.manual_seed(123)
+list(test_loader)
+after_test_pass = torch.cat(list(index_loader)).tolist()
+print("again:                 ", again)
+print("after creating a layer:", after_layer)
+print("after the test loader: ", after_test_pass)
+assert again == orders[0]
+
+# %%
 # A :class:`torch.Generator` passed as ``generator=`` takes the place of the
-# global generator: the loader draws both its numbers from it, so the order
-# depends only on that generator's state, and the global generator is left
-# alone. A layer created in between changes nothing:
+# global generator: the loader draws the workers' seed from it, and the
+# sampler shuffles with it directly. So the order depends only on that
+# generator's state, and the global generator is left alone. A layer
+# created in between changes nothing:
 seeded_loader = DataLoader(
     train_ds, batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(123)
 )
@@ -249,47 +234,86 @@ print(first_run, second_run, first_run == second_run)
 assert first_run == second_run
 assert torch.equal(torch.get_rng_state(), global_state)
 
+
+# sphinx_gallery_start_ignore
+# Each epoch draws the workers' seed, then the seed of a new generator that shuffles.
+draw = torch.empty((), dtype=torch.int64).random_  # as the loader and sampler draw
+torch.manual_seed(123)
+for order in orders:
+    draw()
+    shuffle = torch.Generator().manual_seed(int(draw()))
+    assert torch.randperm(5, generator=shuffle).tolist() == order
+torch.manual_seed(123)  # the training loader's epochs follow the same orders
+for order in orders:
+    assert torch.equal(torch.cat([x for x, _ in train_loader]), X_train[order])
+torch.manual_seed(123)  # the test loader took one number, then the two as above
+draw(), draw()
+shuffle = torch.Generator().manual_seed(int(draw()))
+assert torch.randperm(5, generator=shuffle).tolist() == after_test_pass
+# With generator=: the workers' seed from it, then randperm with it directly.
+generator = torch.Generator().manual_seed(123)
+order = torch.cat(list(DataLoader(range(5), shuffle=True, generator=generator)))
+generator.manual_seed(123)
+draw(generator=generator)
+assert torch.equal(order, torch.randperm(5, generator=generator))
+# sphinx_gallery_end_ignore
+
 # %%
 # ``drop_last``: no short batch
 # -----------------------------
-# The last batch holds what is left over. A much smaller batch gives a
-# noisier :term:`gradient` step, and some layers need more than one sample
-# (batch normalisation, in training mode); ``drop_last=True`` skips it. With
-# ``shuffle=True`` the dropped sample changes from epoch to epoch, so none is
-# left out for good; without shuffling, the same last samples are dropped in
-# every epoch.
+# The last batch holds what is left over, here one sample. A batch that
+# small gives a noisier :term:`gradient` step: over all possible batches,
+# the gradient of one sample strays further from that of the whole data set
+# than the gradient of two does. Some layers also need more than one sample
+# (batch normalisation, in training mode). ``drop_last=True`` skips the short
+# batch. With ``shuffle=True``, each epoch drops a random sample, the last of
+# its shuffled order: the same one can be dropped several epochs in a row
+# (sample 4 below), but over many epochs each is dropped about one epoch in
+# five. Without shuffling, the same last sample is dropped in every epoch.
+# The indices each epoch drops, from ``torch.manual_seed(123)`` as above:
+dropping_loader = DataLoader(range(5), batch_size=2, shuffle=True, drop_last=True)
 torch.manual_seed(123)
-dropping_loader = DataLoader(train_ds, batch_size=2, shuffle=True, drop_last=True)
-print("batches per epoch:", len(dropping_loader))
-for idx, (_, y) in enumerate(dropping_loader):
-    print(f"Batch {idx + 1}: labels {y.tolist()}, size {len(y)}")
+dropped = []
+for _ in range(6):
+    used = torch.cat(list(dropping_loader)).tolist()
+    dropped += [index for index in range(5) if index not in used]
+print("batches per epoch:", len(dropping_loader), "| dropped, epoch by epoch:", dropped)
 assert len(dropping_loader) == len(train_ds) // 2
-
+assert dropped[:4] == [order[-1] for order in orders] == [4, 4, 0, 2]
 
 # sphinx_gallery_start_ignore
-def left_out(loader):
-    used = torch.cat([x for x, _ in loader])
-    return [i for i in range(5) if not (used == X_train[i]).all(dim=1).any()]
-
-
-assert len({tuple(left_out(dropping_loader)) for _ in range(6)}) > 1
-in_order = DataLoader(train_ds, batch_size=2, drop_last=True)
-assert all(left_out(in_order) == [4] for _ in range(3))
+# Gradients of batches of one stray further from the full one than those of two.
+grads = torch.autograd.functional.jacobian(  # per sample, of a linear model's loss
+    lambda w: -(X_train @ w.T).log_softmax(dim=1)[torch.arange(5), y_train],
+    torch.zeros(2, 2),
+)
+deviations = (grads - grads.mean(dim=0)).flatten(1)
+pairs = deviations[torch.combinations(torch.arange(5))].mean(dim=1)
+assert deviations.square().sum(dim=1).mean() > pairs.square().sum(dim=1).mean()
+# Over many shuffled epochs each sample is used about 4 epochs in 5 ...
+many = DataLoader(range(5), 2, True, drop_last=True, generator=torch.Generator())
+many.generator.manual_seed(0)
+uses = torch.cat([torch.cat(list(many)) for _ in range(1000)]).bincount()
+assert ((uses > 750) & (uses < 850)).all()
+# ... and without shuffling, the last one is always dropped.
+in_order = DataLoader(range(5), batch_size=2, drop_last=True)
+assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
 # Batch normalisation refuses one sample in training mode, not in eval mode.
 norm = torch.nn.BatchNorm1d(2)
 try:
     norm(X_train[:1])
-    message = ""
 except ValueError as error:
     message = str(error)
+else:
+    raise AssertionError("batch normalisation should refuse one sample")
 assert "more than 1 value per channel" in message
 assert norm.eval()(X_train[:1]).shape == (1, 2)
 # sphinx_gallery_end_ignore
 
 # %%
 # The test loader does not shuffle: evaluation visits every sample once, and
-# the order does not change the result, so it stays the order of the data
-# set.
+# a count of correct predictions does not depend on the order, so the test
+# loader keeps the order of the data set.
 for x, y in test_loader:
     print(x, y)
 assert torch.equal(next(iter(test_loader))[0], X_test)
@@ -302,8 +326,8 @@ assert torch.equal(next(iter(test_loader))[0], X_test)
 # ``num_workers=4``, four worker processes each get a copy of the data set
 # and prepare the next batches while the model trains on the current one.
 # This pays when loading is slow (images decoded from disk); for small
-# tensors already in memory, as here, there is nothing to overlap, and
-# starting the processes and passing batches between them only adds time.
+# tensors already in memory, as here, there is little to overlap, while
+# starting the processes and passing batches between them has a cost.
 #
 # :func:`~torch.utils.data.get_worker_info` tells, inside ``__getitem__``,
 # which worker runs it; ``None`` means the main process, as on this page:
@@ -317,6 +341,7 @@ class WhoLoads(ToyDataset):
 
 loaders = [list(who) for _, who in DataLoader(WhoLoads(X_train, y_train), batch_size=2)]
 print("who loaded each sample, batch by batch:", loaders)
+assert all(who == "main" for batch in loaders for who in batch)
 
 # %%
 # Workers are separate processes, started with Python's default start
@@ -345,9 +370,9 @@ print("who loaded each sample, batch by batch:", loaders)
 # the workers: defined in a module or at the top level of the script, not
 # inside a function. (The ``fork`` method, Linux's default before Python
 # 3.14, copies the parent process instead and imports nothing; the guard
-# costs nothing there and keeps the script portable.) This page
-# keeps ``num_workers=0``: it runs inside a documentation build, where its
-# classes are in no file a fresh worker could import.
+# costs nothing there and keeps the script portable.) This page keeps
+# ``num_workers=0``: it runs inside a documentation build, where its classes
+# are in no file a fresh worker could import.
 # :ref:`sphx_glr_auto_examples_training_plot_05_distributed_training.py`
 # starts processes the same way and keeps the code they run in an
 # importable module.
@@ -358,10 +383,10 @@ print("who loaded each sample, batch by batch:", loaders)
 #   ``__len__``; it can load each sample only when asked.
 #   :class:`~torch.utils.data.TensorDataset` serves tensors in memory.
 # - A :class:`~torch.utils.data.DataLoader` batches and, with
-#   ``shuffle=True``, reshuffles every epoch; :func:`torch.manual_seed` or
-#   a ``generator=`` makes the order repeatable with the same PyTorch
-#   version.
-# - Every pass over a loader draws from its generator, shuffled or not.
+#   ``shuffle=True``, reshuffles every epoch; :func:`torch.manual_seed` or a
+#   ``generator=`` makes the order repeatable with the same PyTorch version.
+# - Every pass over a loader draws from its generator, shuffled or not
+#   (with ``persistent_workers=True``, only the first pass seeds workers).
 # - ``drop_last=True`` skips the short last batch.
 # - ``num_workers`` loads in parallel processes; with the ``spawn`` and
 #   ``forkserver`` start methods, a script that uses them needs
