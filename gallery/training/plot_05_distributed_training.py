@@ -10,8 +10,7 @@ CPUs or GPUs.
 """
 
 # %%
-# Every page starts by saying what computed it. This page starts two real
-# training processes on the CPU of the machine that builds it.
+# This page runs on the CPU, where it starts two real training processes.
 import inspect
 import subprocess
 import sys
@@ -48,11 +47,13 @@ print(environment_summary(torch.device("cpu")))
 # default). During :meth:`~torch.Tensor.backward` it averages the gradients
 # over the processes with an *all-reduce* (a collective operation that
 # leaves the same sum, here divided by the world size, in every process).
-# It sends them in buckets, groups of gradients of up to 25 MiB by default,
-# so that the communication can overlap with the rest of ``backward``.
+# It sends them in buckets, each as soon as its gradients are ready, so
+# that the communication overlaps with the rest of ``backward``. By default
+# all gradients share one bucket in the first step; from the second on, a
+# bucket is closed once it holds 25 MiB or more (1 MiB for the first).
 # Every process then takes the same :term:`optimiser` step from the same
 # parameters, and the copies stay equal. The processes work at the same
-# time, which is where the speed-up on real models comes from.
+# time: hence the speed-up on real models.
 #
 # Who gets which samples
 # ----------------------
@@ -80,6 +81,8 @@ for epoch in range(3):
     )
 
 # sphinx_gallery_start_ignore
+assert torch.nn.parallel.distributed._DEFAULT_BUCKET_CAP_MB == 25  # DDP's buckets
+assert torch.distributed._DEFAULT_FIRST_BUCKET_BYTES == 2**20
 for epoch in range(3):
     assert sorted(orders[epoch][:5]) == [0, 1, 2, 3, 4]
     assert orders[epoch][5] == orders[epoch][0]
@@ -127,8 +130,8 @@ plt.show()
 
 # %%
 # Every process must pass the same ``seed``. A seed that differs per
-# process gives each one a different order, and the shares no longer split
-# the data:
+# process gives each one a different order, so the shares can miss samples
+# and repeat others, as they do with seeds 123 and 124:
 mixed = [
     list(DistributedSampler(train_ds, num_replicas=2, rank=rank, seed=123 + rank))
     for rank in range(2)
@@ -140,10 +143,9 @@ assert never_used
 # %%
 # The worker
 # ----------
-# Each process runs :func:`~tutorial_utils.distributed.train_rank`, with its
+# Each process runs :func:`~tutorial_utils.distributed.train_rank` with its
 # process rank and the world size. After checking its arguments, it joins
-# the process group and leaves it again. This is the rest of its code,
-# printed from the module that ran it:
+# and leaves the process group; the rest of its code, printed from its module:
 source = inspect.getsource(train_rank)
 print(source[source.index("    if port is not None:") :])
 
@@ -152,23 +154,24 @@ print(source[source.index("    if port is not None:") :])
 # ``MASTER_PORT``: process rank 0 listens there, the others connect. Here
 # that is ``127.0.0.1``, this machine only, and a port the operating system
 # said was free. The *backend* is the library that moves the
-# :term:`tensors <tensor>`:
-# ``gloo`` works with CPU tensors, ``nccl`` (NVIDIA's) is the one for CUDA
-# GPUs; on GPUs each process first makes its own GPU the current one with
-# :func:`torch.cuda.set_device` (more in the last section). A process that
-# waits longer than ``timeout`` for the others gives up with an error. The
-# ``try`` / ``finally`` makes sure every process leaves with
-# :func:`~torch.distributed.destroy_process_group`, even after an error.
+# :term:`tensors <tensor>`: ``gloo`` works with CPU tensors, ``nccl``
+# (NVIDIA's) is the one for CUDA GPUs; on GPUs each process first makes its
+# own GPU the current one with :func:`torch.cuda.set_device` (more in the
+# last section). A process that waits longer than ``timeout`` for the others
+# gives up. With ``gloo`` it raises an error (a ``RuntimeError`` in PyTorch
+# 2.13), and the ``try`` / ``finally`` still leaves the group with
+# :func:`~torch.distributed.destroy_process_group`; with ``nccl``, the
+# documentation of ``init_process_group`` says the process is aborted
+# instead, unless ``TORCH_NCCL_BLOCKING_WAIT`` is set.
 #
 # The training, in a private function of the same module, is the loop of
 # the previous pages with four changes. The model is wrapped in DDP
-# (``device_ids`` names the process's GPU on CUDA, and stays ``None`` on the
-# CPU); the seed ``seed + rank`` gives each process different weights on
-# purpose, to show DDP replacing them. The loader gets the sampler instead
-# of ``shuffle=True``, with a batch as large as the share: one step per
-# epoch. ``sampler.set_epoch(epoch)`` starts every epoch; without it every
-# epoch would repeat the first one's order. And ``loss.backward()`` is
-# where the processes exchange their gradients.
+# (``device_ids`` names the process's GPU on CUDA, ``None`` on the CPU); the
+# seed ``seed + rank`` gives each process different weights on purpose, to
+# show DDP replacing them. The loader gets the sampler instead of
+# ``shuffle=True``, with a batch as large as the share: one step per epoch.
+# ``sampler.set_epoch(epoch)`` starts every epoch (else every epoch repeats
+# the first one's order). ``loss.backward()`` exchanges the gradients.
 print(inspect.getsource(tutorial_utils.distributed._train))
 
 # %%
@@ -195,6 +198,7 @@ for report in reports:
 # for bit the same after training: both applied the same averaged
 # gradients.
 first, second = reports
+assert all(a != b for a, b in zip(first.losses, second.losses, strict=True))
 stages = {
     "as initialised": (first.initial_parameters, second.initial_parameters),
     "after wrapping": (first.initial_parameters, second.synced_parameters),
@@ -227,9 +231,9 @@ for epoch in range(3):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    mean = (first.losses[epoch] + second.losses[epoch]) / 2
+    mean = torch.tensor((first.losses[epoch] + second.losses[epoch]) / 2)
     print(f"epoch {epoch + 1}: one process {loss.item():.6f}, mean of two {mean:.6f}")
-    torch.testing.assert_close(loss.item(), mean)
+    torch.testing.assert_close(loss.detach(), mean)  # float32 tolerances
 
 single_parameters = parameters_to_vector(single.parameters()).detach()
 largest = (first.parameters - single_parameters).abs().max().item()
@@ -238,9 +242,9 @@ torch.testing.assert_close(first.parameters, single_parameters)
 
 # %%
 # Equal up to float32 rounding (the difference printed above): each process
-# averages over its own three samples and DDP averages the two results,
-# while one process averages over six at once. Another order of
-# floating-point operations can change the last bits.
+# averages over its three samples and DDP averages the two results, while
+# one process averages over six at once, in another order that can change
+# the last bits.
 #
 # This one process trained on the *padded* shares, with one sample twice
 # per epoch. On the five samples of the data set it ends elsewhere:
@@ -260,34 +264,34 @@ assert gap > 1e-3
 # %%
 # So DDP trains like one process on the *global* batch, all the processes'
 # shares together, up to rounding. Where the world size does not divide the
-# data set, that batch holds the sampler's padding (or, with
-# ``drop_last=True``, lacks the dropped samples). And a batch size fixed per
-# process makes the global batch grow with the world size: here two
-# processes with three samples each take steps on six.
+# data set, that batch holds the sampler's padding (or lacks the samples
+# ``drop_last=True`` drops). A batch size fixed per process makes the global
+# batch grow with the world size (here, two processes of three samples: six).
 #
 # How the processes are started
 # -----------------------------
 # The processes are started with the ``"spawn"`` method: each is a fresh
-# Python that finds the worker by importing its module, which fails for a
-# function defined in a notebook; hence a module for the worker. A spawned
-# process also imports the script that started it, and so runs it
-# again, unless its work is behind ``if __name__ == "__main__":``. So
-# :func:`~tutorial_utils.distributed.run_ddp` has a separate Python,
-# ``python -m tutorial_utils.distributed``, start the processes and pass
-# their reports back in files, and stops them all (raising
+# Python that finds the worker by importing its module, so it cannot find a
+# function defined in ``python -c`` or an interactive session, a notebook
+# included (:mod:`multiprocessing`'s documentation warns of this); hence a
+# module for the worker. A spawned process also imports the script that
+# started it, and so runs it again unless its work is behind
+# ``if __name__ == "__main__":``. So :func:`~tutorial_utils.distributed.run_ddp`
+# has a separate Python, ``python -m tutorial_utils.distributed``, start the
+# processes and pass their reports back in files; it stops them all (raising
 # :class:`TimeoutError`) if the run takes longer than ``timeout`` seconds.
 #
 # A script for torchrun
 # ---------------------
-# In a project of your own, you would write the worker as a script and
-# start it with ``torchrun``, which starts the processes itself and gives
-# each one ``RANK``, ``LOCAL_RANK`` (its process rank on this machine),
-# ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT`` in its environment. Then
+# In a project of your own, write the worker as a script and start it with
+# ``torchrun``, which starts the processes and gives each one ``RANK``,
+# ``LOCAL_RANK`` (its process rank on this machine), ``WORLD_SIZE``,
+# ``MASTER_ADDR`` and ``MASTER_PORT`` in its environment. Then
 # :func:`~torch.distributed.init_process_group` needs no process rank or
-# world size, and neither does the sampler, which asks the process group.
-# A plain version of the worker above, for CPUs or GPUs. Every process seeds
-# with 123 (DDP would copy process rank 0's weights anyway); it is the
-# sampler's ``seed`` that must be the same in every process.
+# world size, nor does the sampler, which asks the process group. A plain
+# version of the worker above, for CPUs or GPUs; every process seeds with
+# 123 (DDP would copy process rank 0's weights anyway), and the sampler's
+# ``seed`` must be the same in every process.
 #
 # .. code-block:: python
 #
@@ -349,11 +353,12 @@ assert gap > 1e-3
 # names no device, NCCL's included, goes there and not to ``cuda:0``; the
 # model and batches moved there; ``device_ids=[local_rank]`` for DDP. Start
 # as many processes as GPUs (``--nproc-per-node=gpu`` counts them).
-# ``CUDA_VISIBLE_DEVICES=0,2`` would show a program only physical GPUs 0 and
-# 2, as ``cuda:0`` and ``cuda:1``. The next cell runs
-# :mod:`tutorial_utils.distributed` with ``nccl``, one process per GPU, and
-# prints each one's losses; with two GPUs, its parameters must match the two
-# CPU processes' above, up to rounding.
+# ``CUDA_VISIBLE_DEVICES=0,2`` shows a program only GPUs 0 and 2 (in CUDA's
+# numbering; ``CUDA_DEVICE_ORDER=PCI_BUS_ID`` makes it ``nvidia-smi``'s), as
+# ``cuda:0`` and ``cuda:1``. The next cell runs :mod:`tutorial_utils.distributed`
+# with ``nccl``, one process per GPU, and prints each one's losses. Their
+# parameters are equal and match, up to float32 rounding, the one process on
+# the five samples above (one GPU) or the two CPU processes (two GPUs).
 if torch.cuda.is_available():
     gpus = torch.cuda.device_count()
     with tempfile.TemporaryDirectory() as folder:
@@ -367,18 +372,18 @@ if torch.cuda.is_available():
         print(f"process rank {report['rank']} on {report['device']}: losses {losses}")
     for report in gpu_reports:
         assert torch.equal(report["parameters"], gpu_reports[0]["parameters"])
-    if gpus == 2:  # the same shares as the two CPU processes above
-        torch.testing.assert_close(gpu_reports[0]["parameters"], first.parameters)
+    if gpus <= 2:
+        expected = plain_parameters if gpus == 1 else first.parameters
+        torch.testing.assert_close(gpu_reports[0]["parameters"], expected)
 else:
-    print("This build had no GPU: torch.cuda.is_available() is False, so the")
-    print("nccl run was not started. With GPUs, this cell trains on all of them.")
+    print("No GPU in this build (torch.cuda.is_available() is False): no nccl run.")
 
 # %%
 # Summary
 # -------
 # - DDP keeps one model copy per process, copies process rank 0's
-#   parameters to all when it is built, and averages the gradients with an
-#   all-reduce during ``backward``. The copies stay equal.
+#   parameters to all when built, and averages the gradients with an
+#   all-reduce during ``backward``, so the copies stay equal.
 # - A :class:`~torch.utils.data.distributed.DistributedSampler` splits the
 #   data, padding it to equal shares (or dropping with ``drop_last=True``);
 #   give every process the same ``seed`` and call ``set_epoch`` every epoch.

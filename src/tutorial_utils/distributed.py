@@ -272,8 +272,8 @@ def train_rank(
         report = _train(rank, world_size, device, epochs, lr, seed)
         # The model and its DistributedDataParallel wrapper are gone now. Had
         # they outlived the process group's registration, their release
-        # would end the process group while holding Python's GIL, which can
-        # deadlock with gloo's worker threads.
+        # would end the process group while holding Python's GIL, which
+        # could deadlock with gloo's worker threads in some PyTorch versions.
         gc.collect()
     finally:
         dist.destroy_process_group()
