@@ -9,10 +9,9 @@ the tensors the next pages start from.
 """
 
 # %%
-# Every page starts by saying what computed it. On your machine the versions,
-# the device and the thread count may differ, and so may the lines that name
-# a device; the other values should match, at least with the same PyTorch
-# version.
+# Every page starts by saying what computed it. Your versions, device and
+# thread count may differ, and so may the lines that name a device; the other
+# values should match, at least with the same PyTorch version.
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
@@ -36,13 +35,8 @@ scalar = torch.tensor(7)
 vector = torch.tensor([1, 2, 3])
 matrix = torch.tensor([[1, 2, 3], [4, 5, 6]])
 stack = torch.tensor([[[1, 2, 3], [4, 5, 6]], [[7, 8, 9], [10, 11, 12]]])
-
-for name, t in [
-    ("scalar", scalar),
-    ("vector", vector),
-    ("matrix", matrix),
-    ("stack", stack),
-]:
+tensors = [scalar, vector, matrix, stack]
+for name, t in zip(["scalar", "vector", "matrix", "stack"], tensors, strict=True):
     print(f"{name:7} rank {t.dim()}  shape {tuple(t.shape)}")
 
 # %%
@@ -51,13 +45,8 @@ for name, t in [
 # matrix, and for the stack first which matrix (``[0]`` or ``[1]``), then a
 # row and a column.
 draw_tensors(
-    [scalar, vector, matrix, stack],
-    [
-        "rank 0: tensor(7)",
-        "rank 1: shape (3,)",
-        "rank 2: shape (2, 3)",
-        "rank 3: shape (2, 2, 3)",
-    ],
+    tensors,
+    [f"rank {t.dim()}: shape {tuple(t.shape)}" for t in tensors],
     groups=[None, None, None, torch.arange(2).reshape(2, 1, 1).expand(2, 2, 3)],
 )
 plt.show()
@@ -68,9 +57,8 @@ plt.show()
 # floating point, in the default dtype (``float32`` unless
 # :func:`torch.set_default_dtype` changed it), and ``True``/``False`` make
 # booleans. The ``dtype=`` argument overrides the choice.
-print(torch.tensor([1, 2]).dtype)
-print(torch.tensor([1, 2.5]).dtype)
-print(torch.tensor([True, False]).dtype)
+for values in ([1, 2], [1, 2.5], [True, False]):
+    print(torch.tensor(values).dtype)
 print(torch.tensor([1, 2], dtype=torch.float64))
 assert torch.tensor([1, 2.5]).dtype == torch.get_default_dtype()
 
@@ -95,9 +83,7 @@ copied = torch.tensor(numpy_array)
 shared = torch.from_numpy(numpy_array)
 
 numpy_array[0] = 10
-print("array: ", numpy_array)
-print("copied:", copied)
-print("shared:", shared)
+print("array:", numpy_array, " copied:", copied, " shared:", shared)
 
 shared[1] = 20
 print("array after writing through the tensor:", numpy_array)
@@ -114,10 +100,11 @@ assert copied.data_ptr() != numpy_array.ctypes.data
 # Filled with a constant or a pattern
 # -----------------------------------
 # PyTorch's *factory functions* make a new tensor from a shape or a range
-# rather than from data. They take the shape as separate numbers or as one
-# tuple.
-# :func:`torch.zeros`, :func:`torch.ones` and :func:`torch.full` fill it with
-# one value; :func:`torch.eye` makes an identity matrix.
+# rather than from data. :func:`torch.zeros` and :func:`torch.ones` fill it
+# with 0 or 1 and take the shape as separate numbers or as one tuple;
+# :func:`torch.full` fills it with any value and takes the shape only as a
+# tuple (or list). :func:`torch.eye` makes an identity matrix from a number
+# of rows (and, optionally, of columns).
 print(torch.ones((2, 3)))
 print(torch.zeros(2, 3, dtype=torch.int16))
 print(torch.full((2, 2), 3.5))
@@ -126,14 +113,20 @@ print(torch.eye(3))
 # sphinx_gallery_start_ignore
 assert torch.equal(torch.ones((2, 3)), torch.ones(2, 3))
 assert torch.equal(torch.eye(3) @ torch.full((3, 2), 2.0), torch.full((3, 2), 2.0))
+assert torch.eye(2, 3).shape == (2, 3)
+try:
+    torch.full(2, 2, 3.5)
+    raise AssertionError("torch.full took the shape as separate numbers")
+except TypeError:
+    pass
 # sphinx_gallery_end_ignore
 
 # %%
-# Three functions make evenly spaced values, and they are easy to mix up.
-# :func:`torch.arange` works like Python's :class:`range`: a start, an
-# *excluded* end and a step. :func:`torch.linspace` takes a number of points
-# and includes both ends. :func:`torch.logspace` spaces the points evenly on
-# a log scale: from 10² to 10¹⁰ here.
+# Three functions make evenly spaced values, and they are easy to mix up. With
+# whole numbers, :func:`torch.arange` works like Python's :class:`range`: a
+# start, an *excluded* end and a step. :func:`torch.linspace` takes a number of
+# points and includes both ends. :func:`torch.logspace` spaces the points
+# evenly on a log scale: from 10² to 10¹⁰ here.
 spaced = {
     "arange(2, 10, 4)": torch.arange(2, 10, 4),
     "linspace(2, 10, 4)": torch.linspace(2, 10, 4),
@@ -150,14 +143,21 @@ fig, axes = plt.subplots(3, 1, figsize=(8, 3.6), layout="constrained")
 for ax, (name, t) in zip(axes, spaced.items(), strict=True):
     ax.plot(t.numpy(), np.zeros(len(t)), "o", markersize=9, color="#0072B2")
     ax.set_title(f"torch.{name}", loc="left", fontsize=10)
-    ax.set_yticks([])
+    ax.set(yticks=[], xlim=(0, 11))
     ax.spines[["left", "right", "top"]].set_visible(False)
-axes[0].set_xlim(0, 11)
-axes[1].set_xlim(0, 11)
 axes[2].set(xscale="log", xlim=(30, 3e10), xlabel="value (log scale)")
 plt.show()
 exponents = spaced["logspace(2, 10, 4)"].log10()
 torch.testing.assert_close(exponents, spaced["linspace(2, 10, 4)"])
+
+# %%
+# With a fractional step, rounding can let the end in, as PyTorch's
+# documentation notes: ``torch.arange(1, 1.3, 0.1)`` ends *at* 1.3. For a
+# grid of floats, use :func:`torch.linspace` and say how many points you
+# want.
+risky = torch.arange(1, 1.3, 0.1)
+print(risky, torch.linspace(1, 1.2, 3))
+assert len(risky) == 4
 
 # %%
 # Random values, reproducibly
@@ -183,21 +183,19 @@ ax_u.hist(uniform.numpy(), bins=40, density=True, color="#56B4E9")
 ax_u.set(title="torch.rand(10_000)", xlabel="value", ylabel="density")
 ax_n.hist(normal.numpy(), bins=40, density=True, color="#E69F00")
 grid = torch.linspace(-4, 4, 200)
-ax_n.plot(
-    grid,
-    torch.exp(-(grid**2) / 2) / (2 * torch.pi) ** 0.5,
-    color="black",
-    label="standard normal density",
-)
+density = torch.exp(-(grid**2) / 2) / (2 * torch.pi) ** 0.5
+ax_n.plot(grid, density, color="black", label="standard normal density")
 ax_n.set(title="torch.randn(10_000)", xlabel="value")
 ax_n.legend(loc="upper right", fontsize=8)
 plt.show()
 
 # %%
-# The same seed gives the same numbers again, on every run. That holds for
-# one PyTorch version on one kind of device: PyTorch's documentation on
-# reproducibility does not promise the same numbers across releases or
-# platforms, nor between the CPU and a GPU. Seed 1 gives these six:
+# The same seed gives the same numbers again, on every run, with one PyTorch
+# version on one machine: PyTorch's documentation on reproducibility does not
+# promise the same numbers across releases or platforms, nor between the CPU
+# and a GPU. Even two CPUs can differ: on one without AVX2 (a set of vector
+# instructions), :func:`torch.randn` takes another code path, whose numbers
+# differ in the last digits. Seed 1 gives these six:
 torch.manual_seed(1)
 first = torch.rand(6)
 torch.manual_seed(1)
@@ -253,7 +251,11 @@ print(buffer)
 # The ``*_like`` functions (:func:`torch.zeros_like`, :func:`torch.ones_like`,
 # :func:`torch.full_like`, :func:`torch.rand_like`, :func:`torch.randn_like`,
 # :func:`torch.empty_like`) take the shape, dtype and device of a tensor you
-# already have; any of them can be overridden.
+# already have. ``dtype=`` and ``device=`` override the last two; the shape
+# always comes from the tensor (for another shape, call :func:`torch.zeros`
+# and the like). The dtype they take can be a trap: :func:`torch.rand_like`
+# of an integer tensor fails, because uniform numbers in [0, 1) need a
+# floating-point dtype; pass one with ``dtype=``.
 template = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64)
 like = {
     "zeros_like": torch.zeros_like(template),
@@ -264,9 +266,24 @@ like = {
 }
 for name, t in like.items():
     print(f"{name:15} shape {tuple(t.shape)}  dtype {t.dtype}")
+counts = torch.tensor([1, 2])
+try:
+    torch.rand_like(counts)
+except NotImplementedError as error:
+    print(f"NotImplementedError: {error}")
+else:
+    raise AssertionError("torch.rand_like(counts) did not raise")
+print(torch.rand_like(counts, dtype=torch.float32).dtype)
 
 # sphinx_gallery_start_ignore
-assert all(t.device == template.device for t in like.values())
+on_meta = template.to("meta")  # shapes and dtypes, no data; every build has it
+for make in [torch.zeros_like, torch.ones_like, torch.rand_like, torch.empty_like]:
+    assert make(on_meta).device.type == "meta"
+try:
+    torch.zeros_like(template, size=(4,))
+    raise AssertionError("zeros_like accepted a shape")
+except TypeError:
+    pass
 torch.use_deterministic_algorithms(True)
 assert torch.empty(3).isnan().all()
 assert (torch.empty(3, dtype=torch.int32) == torch.iinfo(torch.int32).max).all()
@@ -276,12 +293,13 @@ torch.use_deterministic_algorithms(False)
 # %%
 # Directly on a device
 # --------------------
-# A tensor lives on one device: the CPU or a GPU. PyTorch's usual idiom
-# picks an NVIDIA GPU when there is one: :func:`torch.cuda.is_available` is
-# true when this PyTorch was built with CUDA (NVIDIA's GPU platform) and
-# finds a GPU. Apple's GPUs are reached through the MPS backend instead
-# (Metal Performance Shaders), tested with
-# :func:`torch.backends.mps.is_available` and named ``"mps"``.
+# A tensor lives on one device: the CPU or a GPU. PyTorch's usual idiom picks a
+# CUDA GPU when there is one: :func:`torch.cuda.is_available` is true when this
+# PyTorch was built with CUDA (NVIDIA's GPU platform) and finds a GPU. A PyTorch
+# built for ROCm (AMD's GPU platform) reuses the same :mod:`torch.cuda`
+# functions and the device name ``"cuda"`` for AMD GPUs. Apple's GPUs are
+# reached through the MPS backend instead (Metal Performance Shaders), tested
+# with :func:`torch.backends.mps.is_available` and named ``"mps"``.
 by_hand = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 if by_hand.type == "cpu" and torch.backends.mps.is_available():
     by_hand = torch.device("mps")  # Apple's GPU
@@ -300,15 +318,20 @@ moved = torch.zeros(2, 3).to(by_hand)
 print(on_device.device, moved.device, torch.equal(on_device, moved))
 if by_hand.type == "cpu":
     print("This machine has no GPU: both tensors are on the CPU.")
+else:
+    assert by_hand.index is None  # asked for plain "cuda" (or "mps")
+    assert on_device.device.index is not None  # got "cuda:0" (or "mps:0")
 
 # sphinx_gallery_start_ignore
 assert on_device.device.type == moved.device.type == by_hand.type
+if torch.cuda.is_available():  # a CUDA or a ROCm build
+    assert torch.version.cuda is not None or torch.version.hip is not None
 makers = [torch.zeros, torch.ones, torch.empty, torch.rand, torch.randn, torch.eye]
-made = [make(3, device="cpu") for make in [*makers, torch.arange, torch.randperm]]
-made += [torch.full((2,), 3.5, device="cpu"), torch.randint(0, 9, (2,), device="cpu")]
-made += [torch.linspace(0, 1, 3, device="cpu"), torch.logspace(0, 1, 3, device="cpu")]
-made += [torch.zeros_like(template, device="cpu"), torch.tensor([1.0], device="cpu")]
-assert all(t.device.type == "cpu" for t in made)
+made = [make(3, device="meta") for make in [*makers, torch.arange, torch.randperm]]
+made += [torch.full((2,), 3.5, device="meta"), torch.randint(0, 9, (2,), device="meta")]
+made += [torch.linspace(0, 1, 3, device="meta"), torch.logspace(0, 1, 3, device="meta")]
+made += [torch.zeros_like(template, device="meta"), torch.tensor([1.0], device="meta")]
+assert all(t.device.type == "meta" for t in made)
 # A machine whose accelerator is neither CUDA nor MPS (Intel XPU, ...) is
 # found by pick_device but not by the two tests above.
 assert device.type == by_hand.type or device.type not in ("cuda", "mps")
@@ -333,11 +356,16 @@ try:
     print("made on cuda:", torch.zeros(1, device="cuda").device)
 except (AssertionError, RuntimeError) as error:
     print(f"{type(error).__name__}: {error}")
+else:
+    assert torch.cuda.is_available(), "a tensor went to a CUDA device that is not there"
+present = {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
 for wanted in ("cuda", "mps"):
     try:
         print(f"{wanted}: available as {pick_device(wanted)}")
     except ValueError as error:
         print(f"{wanted}: {error}")
+    else:
+        assert present[wanted], f"pick_device found a {wanted} device that is not there"
 
 # %%
 # Summary
@@ -345,13 +373,12 @@ for wanted in ("cuda", "mps"):
 # - :func:`torch.tensor` copies lists and arrays; the nesting depth is the
 #   rank, and the values choose the dtype unless ``dtype=`` does.
 # - :func:`torch.from_numpy` shares the array's memory: writes show both ways.
-# - ``zeros``, ``ones``, ``full``, ``empty``, ``rand`` and ``randn`` take a
-#   shape; ``eye``, ``arange``, ``linspace``, ``logspace``, ``randint`` and
-#   ``randperm`` make patterns and ranges; the ``*_like`` versions copy a
+# - ``zeros``, ``ones``, ``full``, ``empty``, ``rand``, ``randn`` and
+#   ``randint`` take a shape; ``eye``, ``arange``, ``linspace``, ``logspace``
+#   and ``randperm`` make patterns and ranges; the ``*_like`` versions copy a
 #   tensor's shape, dtype and device.
 # - :func:`torch.manual_seed` makes random numbers repeat (same PyTorch,
-#   same kind of device); a :class:`torch.Generator` keeps a stream of your
-#   own.
+#   same machine); a :class:`torch.Generator` keeps a stream of your own.
 # - ``torch.device("cuda" if torch.cuda.is_available() else "cpu")`` picks a
 #   device, ``device=`` creates a tensor there, and
 #   :func:`~tutorial_utils.devices.pick_device` wraps the choice. The helpers

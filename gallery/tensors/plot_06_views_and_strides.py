@@ -34,8 +34,7 @@ print(environment_summary("cpu"))
 #   in the storage of the tensor's first element.
 x = torch.arange(6).reshape(2, 3)
 print(x)
-print("size:          ", tuple(x.size()))
-print("stride:        ", x.stride())
+print("size:", tuple(x.size()), " stride:", x.stride())
 print("storage_offset:", x.storage_offset())
 storage = x.untyped_storage()
 n_stored = storage.nbytes() // x.element_size()
@@ -67,13 +66,12 @@ plt.show()
 # Many tensors, one storage
 # -------------------------
 # A slice (ranges and single integers; not the index tensors and masks of
-# :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`,
-# which copy) makes a new record over the *same* storage: a **view**.
-# Nothing is copied; only the offset, the sizes and, for a slice with a step,
-# the strides change. :meth:`~torch.Tensor.data_ptr` is the address of a
-# tensor's first element, and ``untyped_storage().data_ptr()`` the address
-# where its storage starts. Addresses change from run to run, so this page
-# only compares them.
+# :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`, which
+# copy) makes a new record over the *same* storage: a **view**. Nothing is
+# copied; only the offset, the sizes and, for a slice with a step, the strides
+# change. :meth:`~torch.Tensor.data_ptr` is the address of a tensor's first
+# element, and ``untyped_storage().data_ptr()`` the address where its storage
+# starts. Addresses change from run to run, so this page only compares them.
 y = torch.arange(12).reshape(3, 4)
 corner = y[1:, 1:3]
 print(corner)
@@ -100,8 +98,7 @@ draw_views([corner], ["corner = y[1:, 1:3]"])
 plt.show()
 
 # %%
-# Because the memory is shared, a write through the view is a write into
-# ``y``:
+# Because the memory is shared, a write through the view is a write into ``y``:
 corner[0, 0] = -5
 print(y)
 assert y[1, 1] == -5
@@ -120,6 +117,8 @@ try:
     x.view(-1, -1)
 except RuntimeError as error:
     print(error)
+else:
+    raise AssertionError("x.view(-1, -1) did not raise")
 
 # %%
 # Transpose swaps the strides
@@ -140,18 +139,15 @@ for name, transposed in [
     ("x.permute(1, 0)", x.permute(1, 0)),
 ]:
     same = transposed.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
-    print(
-        f"{name:24} size {tuple(transposed.shape)} stride {transposed.stride()}"
-        f"  same storage: {same}"
-    )
+    size, stride = tuple(transposed.shape), transposed.stride()
+    print(f"{name:24} size {size} stride {stride}  same storage: {same}")
     assert same
     assert transposed.stride() == x.stride()[::-1]
     assert transposed.tolist() == [list(col) for col in zip(*x.tolist(), strict=True)]
 
 # %%
 # Side by side: same storage, same values, read in another order. Row 0 of
-# ``x.T`` reads storage cells 0 and 3, row 1 cells 1 and 4, row 2 cells 2
-# and 5.
+# ``x.T`` reads storage cells 0 and 3, row 1 cells 1 and 4, row 2 cells 2 and 5.
 draw_views([x, x.T], ["x", "x.T"])
 plt.show()
 
@@ -169,13 +165,11 @@ assert p.data_ptr() == z.data_ptr()
 # ----------------------------------
 # A tensor is :term:`contiguous` when reading its elements in order (the last
 # index fastest) walks its storage cell after cell, with no gaps and no jumps
-# back (:meth:`~torch.Tensor.is_contiguous`); dimensions of size 1 do not
-# count, as no step is taken along them. ``x`` is contiguous; ``x.T`` is not: its
-# rows read cells 0, 3, then 1, 4, then 2, 5. ``x.T.view(6)`` would need one
-# stride that reads that order as a flat run of six; there is none, so
-# ``view`` raises:
-print("x contiguous:  ", x.is_contiguous())
-print("x.T contiguous:", x.T.is_contiguous())
+# back (:meth:`~torch.Tensor.is_contiguous`); dimensions of size 1 do not count,
+# as no step is taken along them. ``x`` is contiguous; ``x.T`` is not: its rows
+# read cells 0, 3, then 1, 4, then 2, 5. ``x.T.view(6)`` would need one stride
+# that reads that order as a flat run of six; there is none, so ``view`` raises:
+print("contiguous? x:", x.is_contiguous(), " x.T:", x.T.is_contiguous())
 print("torch.zeros(1, 3).T contiguous:", torch.zeros(1, 3).T.is_contiguous())
 assert [u.is_contiguous() for u in (x, x.T, torch.zeros(1, 3).T)] == [True, False, True]
 print(torch.arange(6).as_strided(x.T.shape, x.T.stride()))
@@ -183,6 +177,8 @@ try:
     x.T.view(6)
 except RuntimeError as error:
     print(error)
+else:
+    raise AssertionError("x.T.view(6) did not raise")
 
 # %%
 # ``view`` does not ask for a contiguous tensor, though. It asks that each
@@ -201,6 +197,8 @@ try:
     corner.view(4)
 except RuntimeError as error:
     print("corner.view(4):", error)
+else:
+    raise AssertionError("corner.view(4) did not raise")
 
 # %%
 # :meth:`~torch.Tensor.contiguous` copies the values, in the order they are
@@ -218,12 +216,6 @@ draw_views([xt], ["x.T.contiguous()"])
 plt.show()
 
 # sphinx_gallery_start_ignore
-for tensor in (x.T, corner):  # no one stride reads them as a flat run
-    try:
-        tensor.view(-1)
-        raise AssertionError("view merged dimensions that need two strides")
-    except RuntimeError:
-        pass
 for tensor in (x.T, corner, p):  # any dimension can be split
     for d, n in enumerate(tensor.shape):
         tensor.view(*tensor.shape[:d], n // 2 or 1, -1, *tensor.shape[d + 1 :])
@@ -264,11 +256,10 @@ assert t.squeeze(1).shape == t.shape
 
 # %%
 # :meth:`~torch.Tensor.unsqueeze` inserts a dimension of size 1. Both
-# ``squeeze`` and ``unsqueeze`` return views, of any tensor, contiguous or
-# not. :meth:`~torch.Tensor.flatten` merges the dimensions from ``start_dim``
-# to ``end_dim`` (all of them by default) into one: a view of the contiguous
-# ``x`` and ``z``, but, like ``reshape``, a copy where it must, as for
-# ``x.T``:
+# ``squeeze`` and ``unsqueeze`` return views, of any tensor, contiguous or not.
+# :meth:`~torch.Tensor.flatten` merges the dimensions from ``start_dim`` to
+# ``end_dim`` (all of them by default) into one: a view of the contiguous ``x``
+# and ``z``, but, like ``reshape``, a copy where it must, as for ``x.T``:
 for name, result, base in [
     ("t.squeeze()", t.squeeze(), t),
     ("x.unsqueeze(-1)", x.unsqueeze(-1), x),
@@ -305,8 +296,7 @@ try:
     raise AssertionError("a dimension of size 2 was expanded to 3")
 except RuntimeError:
     pass
-assert grid.stride()[0] == 0  # a new leading dimension
-assert torch.tensor([[1], [2]]).expand(2, 3).stride()[1] == 0  # one of size 1
+assert grid.stride() == (0, 1) and torch.tensor([[1]]).expand(2, 3).stride() == (0, 0)
 assert grid.untyped_storage().nbytes() == row.untyped_storage().nbytes()
 assert repeated.untyped_storage().nbytes() == 2 * row.untyped_storage().nbytes()
 # sphinx_gallery_end_ignore
@@ -334,12 +324,11 @@ for method, argument in [("add_", 1), ("mul_", 2), ("copy_", grid + 1)]:
 print("add_, mul_ and copy_ refused:", message)
 
 # %%
-# Others go through and write the shared cells: :meth:`~torch.Tensor.fill_`
-# and :meth:`~torch.Tensor.zero_` change ``row`` too, and so does assigning
-# one element. The documentation of ``expand`` warns that in-place
-# operations on an expanded tensor may give wrong results.
-# :meth:`~torch.Tensor.clone` it first to write to it: the clone has a
-# storage of its own, one cell per element.
+# Others go through and write the shared cells: :meth:`~torch.Tensor.fill_` and
+# :meth:`~torch.Tensor.zero_` change ``row`` too, and so does assigning one
+# element. The documentation of ``expand`` warns that in-place operations on an
+# expanded tensor may give wrong results. :meth:`~torch.Tensor.clone` it first
+# to write to it: the clone has a storage of its own, one cell per element.
 grid.fill_(7)
 print("row after grid.fill_(7):", row)
 assert row.tolist() == [7, 7, 7]
@@ -367,14 +356,15 @@ try:
     scores[keep]
 except IndexError as error:
     print(error)
+else:
+    raise AssertionError("scores[keep] did not raise")
 mask = keep.expand_as(scores)
 print("mask stride:", mask.stride(), " scores[mask]:", scores[mask])
 assert torch.equal(scores[mask], scores[:, keep].flatten())
 
 # %%
-# Arithmetic needs no ``expand``: :term:`broadcasting` makes the same
-# stride-0 expansion by itself, so ``scores * keep`` equals
-# ``scores * mask``.
+# Arithmetic needs no ``expand``: :term:`broadcasting` makes the same stride-0
+# expansion by itself, so ``scores * keep`` equals ``scores * mask``.
 print(scores * keep)
 torch.testing.assert_close(scores * keep, scores * mask)
 
