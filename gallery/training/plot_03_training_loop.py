@@ -8,9 +8,10 @@ the same loop on handwritten digits and see which ones it gets wrong.
 """
 
 # %%
-# Every page starts by saying what computed it. ``device`` is the CUDA GPU
-# when PyTorch sees one and the CPU otherwise; the line below names the one
-# that built this page. The models and their data go there.
+# Every page starts by saying what computed it. ``device`` is ``"cuda"``
+# when :func:`torch.cuda.is_available` is true (an NVIDIA GPU, or an AMD one
+# with a PyTorch built for ROCm) and the CPU otherwise; the line below names
+# the one that built this page. The models and their data go there.
 from itertools import pairwise
 
 import matplotlib.pyplot as plt
@@ -38,8 +39,8 @@ print(environment_summary(device))
 # :term:`batches <batch>` in every :term:`epoch`, since the loader draws its
 # shuffles from the same global random number generator.
 # :meth:`~torch.nn.Module.to` moves the model's parameters to ``device`` in
-# place and returns the model itself; the :term:`optimiser` is then built on
-# those parameters.
+# place: they stay the same objects, and it returns the model itself. The
+# :term:`optimiser` is then built on those parameters.
 X_train, y_train, X_test, y_test = toy_tensors()
 train_ds, test_ds = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
@@ -47,7 +48,9 @@ test_loader = DataLoader(test_ds, batch_size=2)
 
 torch.manual_seed(123)
 model = NeuralNetwork(num_inputs=2, num_outputs=2)
+first_weight = model.layers[0].weight
 assert model.to(device) is model
+assert model.layers[0].weight is first_weight
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 print(f"{len(train_ds)} samples, {len(train_loader)} batches per epoch")
 
@@ -55,9 +58,10 @@ print(f"{len(train_ds)} samples, {len(train_loader)} batches per epoch")
 # The loop
 # --------
 # For each batch: move it to ``device`` (:meth:`torch.Tensor.to` returns a
-# moved copy rather than moving the :term:`tensor`, so the names are
-# reassigned), reset the :term:`gradients <gradient>`
-# with :meth:`~torch.optim.Optimizer.zero_grad`, compute the :term:`logits`,
+# :term:`tensor` on ``device``, a copy unless the tensor is already there,
+# and leaves the original where it was, so the names are reassigned), reset
+# the :term:`gradients <gradient>` with
+# :meth:`~torch.optim.Optimizer.zero_grad`, compute the :term:`logits`,
 # compare them with the targets through
 # :func:`~torch.nn.functional.cross_entropy` (log-softmax and negative
 # log-likelihood in one numerically safe step) to get the :term:`loss`,
@@ -80,10 +84,12 @@ for epoch in range(num_epochs):
     print(f"epoch {epoch + 1}/{num_epochs}, batch losses: {epoch_losses}")
 
 # sphinx_gallery_start_ignore
-expected_losses = [0.75, 0.65, 0.42, 0.05, 0.13, 0.00, 0.01, 0.00, 0.02]
+expected_losses = [0.74874, 0.64503, 0.42474, 0.05124, 0.13065]
+expected_losses += [0.00103, 0.00864, 0.00360, 0.02392]
 torch.testing.assert_close(
-    torch.tensor(losses), torch.tensor(expected_losses), atol=0.005, rtol=0
+    torch.tensor(losses), torch.tensor(expected_losses), atol=1e-4, rtol=0
 )
+assert X_train.to("cpu") is X_train
 # sphinx_gallery_end_ignore
 
 # %%
@@ -160,29 +166,40 @@ with torch.no_grad():
 # The logits of the five training samples, the class probabilities that
 # :func:`torch.softmax` makes of them (see
 # :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`), and
-# the predicted classes. ``sci_mode=False`` in :func:`torch.set_printoptions`
-# prints small probabilities as decimals rather than as ``8.0e-04``.
+# the predicted classes. By default, a floating-point tensor whose nonzero
+# finite magnitudes span more than a factor of 1000 (or go above 1e8 or
+# below 1e-4) is printed in scientific notation, as the first row of
+# probabilities is; ``sci_mode=False`` in :func:`torch.set_printoptions`
+# prints decimals.
 model.eval()
 with torch.no_grad():
     outputs = model(X_train.to(device)).cpu()
 probas = torch.softmax(outputs, dim=1)
+print(probas[0])
+assert probas[0].max() / probas[0].min() > 1000
+assert "e-" in str(probas[0])
 torch.set_printoptions(sci_mode=False)
 print(outputs, probas, sep="\n")
+assert "e-" not in str(probas)
 torch.set_printoptions(sci_mode=None)  # back to the default
 predictions = outputs.argmax(dim=1)
 print("predicted:", predictions, "labels:", y_train)
 
 # sphinx_gallery_start_ignore
-expected_outputs = [[2.9320, -4.2563], [2.6045, -3.8389], [2.1484, -3.2514]]
-expected_outputs += [[-2.1461, 2.1496], [-2.5004, 2.5210]]
-torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=5e-5, rtol=0)
+expected_outputs = [[2.93201, -4.25632], [2.60451, -3.83890], [2.14836, -3.25136]]
+expected_outputs += [[-2.14610, 2.14964], [-2.50044, 2.52096]]
+torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
+tie = torch.tensor([0.0, 1e-8])  # the second logit is larger, its probability not
+assert torch.softmax(tie, 0).tolist() == [0.5, 0.5]
+assert [tie.argmax().item(), torch.softmax(tie, 0).argmax().item()] == [1, 0]
 # sphinx_gallery_end_ignore
 
 # %%
 # The first three samples are class 0 and the last two class 1, each with a
 # probability above 98 %: all five are right. The softmax keeps the order of
 # each row, so the largest probability and the largest logit pick the same
-# class.
+# class, unless two logits are so close that their probabilities round to
+# the same number (``argmax`` then picks the first of the tied ones).
 assert torch.equal(predictions, y_train)
 assert torch.equal(probas.argmax(dim=1), predictions)
 assert (probas.max(dim=1).values > 0.98).all()
@@ -288,17 +305,17 @@ history = fit(mlp, digits_train, sgd, epochs=20, eval_loader=digits_test, device
 
 # %%
 # The training loss falls more than fiftyfold, with bumps from epoch to
-# epoch. The test loss falls to less than half over the first ten epochs
-# and then hardly, if at all, while the training loss goes on falling
-# threefold or more: from there on the model gets better at the images it
-# trains on, not at new ones. That is the start of *overfitting*, fitting
-# the training data at the expense of new data. The test accuracy stays
-# above 90 % over the last ten epochs.
+# epoch. The test loss falls to less than half over the first ten epochs;
+# the lowest of the last ten is less than a fifth below the lowest of the
+# first ten, while the training loss falls threefold or more. From there on,
+# training lowers the loss on the training images far more than on new
+# ones: the start of *overfitting*, fitting the training data at the expense
+# of new data. The test accuracy stays above 90 % over the last ten epochs.
 train_loss, test_loss = history.train_loss, history.eval_loss
 assert train_loss[-1] < train_loss[0] / 50
 assert any(later > earlier for earlier, later in pairwise(train_loss))
 assert test_loss[9] < test_loss[0] / 2
-assert min(test_loss[10:]) > 0.7 * min(test_loss[:10])
+assert min(test_loss[10:]) > 0.8 * min(test_loss[:10])
 assert train_loss[-1] < train_loss[9] / 3
 assert min(history.eval_accuracy[-10:]) > 0.9
 
@@ -332,7 +349,6 @@ print(confusion)
 print(f"accuracy: {confusion.diagonal().sum() / confusion.sum():.1%}")
 
 # sphinx_gallery_start_ignore
-assert confusion.sum() == len(truth)
 assert confusion.diagonal().sum().item() / len(truth) == history.eval_accuracy[-1]
 assert torch.equal(confusion.sum(dim=1), torch.bincount(truth, minlength=10))
 # sphinx_gallery_end_ignore
