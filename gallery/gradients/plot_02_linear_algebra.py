@@ -13,18 +13,14 @@ and take :term:`gradients <gradient>` through a solve.
 # Every page starts by saying what computed it. Rounding errors below come
 # from this PyTorch build and this CPU; the page says which numbers would
 # change on another machine.
-from functools import partial
-
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.timing import benchmark, format_time
 
-device = pick_device("cpu")
-print(environment_summary(device))
+print(environment_summary(torch.device("cpu")))
 
 # %%
 # A system of three equations
@@ -47,6 +43,7 @@ for row, rhs in zip(A, b, strict=True):
     terms = " + ".join(f"({c:g})·{value:.4f}" for c, value in zip(row, v, strict=True))
     print(f"{terms} = {(row @ v).item():.4f}   (want {rhs.item():g})")
 torch.testing.assert_close(A @ v, b)
+torch.testing.assert_close(v, torch.tensor([1.0, 2.0, 3.0]), atol=0, rtol=1e-6)
 
 # %%
 # So ``x = 1``, ``y = 2``, ``z = 3``, up to float32 rounding.
@@ -57,13 +54,13 @@ torch.testing.assert_close(A @ v, b)
 # ``(*, n, n)`` and ``B`` of shape ``(*, n, k)``, where ``*`` is any number of
 # leading :term:`dimensions <dimension>`, and solves every system in one call.
 # Each of the ``k`` columns of ``B`` is a right-hand side. Here: two 3-by-3
-# systems, five right-hand sides each; the second answer is the one a
-# separate call gives.
+# systems, five right-hand sides each; the second answer is the one a separate
+# call gives.
 torch.manual_seed(0)
 A_batch, B_batch = torch.randn(2, 3, 3), torch.randn(2, 3, 5)
 X_batch = torch.linalg.solve(A_batch, B_batch)
-fits = torch.allclose(A_batch @ X_batch, B_batch, atol=1e-5)
-print("X:", tuple(X_batch.shape), " A @ X == B:", fits)
+print("X:", tuple(X_batch.shape))
+assert torch.allclose(A_batch @ X_batch, B_batch, atol=1e-5)
 torch.testing.assert_close(X_batch[1], torch.linalg.solve(A_batch[1], B_batch[1]))
 
 # %%
@@ -74,20 +71,20 @@ for shapes in (((3, 3), (4, 3, 5)), ((2, 3, 3), (3, 5))):
     A_case, B_case = (torch.randn(shape) for shape in shapes)
     X_case = torch.linalg.solve(A_case, B_case)
     print(f"A {shapes[0]}, B {shapes[1]} -> X {tuple(X_case.shape)}")
-    torch.testing.assert_close(
-        A_case @ X_case, B_case.expand_as(X_case), atol=1e-4, rtol=1e-4
-    )
+    assert torch.allclose(A_case @ X_case, B_case.expand_as(X_case), atol=1e-4)
 
 # %%
 # Why solving beats inverting
 # ---------------------------
-# ``A⁻¹ @ b`` is the textbook answer, and :func:`torch.linalg.inv` computes
-# ``A⁻¹``. But the two ways round differently. The
-# :term:`condition number` of ``A`` (:func:`torch.linalg.cond`) says how much
-# ``A`` can magnify a relative error: with a condition number of 10⁸, about
-# 8 significant digits of the answer may be lost to rounding. Hilbert
-# matrices, ``H[i, j] = 1 / (i + j + 1)``, are a classic test: their condition
-# number grows about 30 times each time ``n`` grows by one.
+# ``A⁻¹ @ b`` is the textbook answer (:func:`torch.linalg.inv` computes
+# ``A⁻¹``), but the two ways round differently. The :term:`condition number`
+# of ``A`` (:func:`torch.linalg.cond`) says how much ``A`` can magnify a
+# relative error: with a condition number of 10⁸, about 8 significant digits
+# of the answer may be lost to rounding. Hilbert matrices,
+# ``H[i, j] = 1 / (i + j + 1)``, are a classic test: their condition number
+# grows about 30 times each time ``n`` grows by one. At ``n = 12`` it passes
+# 1/eps of float64 (4.5·10¹⁵), and the computed value has few correct digits:
+# NumPy's differs, and so may another build's.
 sizes = list(range(2, 13))
 hilbert = {}
 for n in sizes:
@@ -99,17 +96,18 @@ growth = conditions[1:] / conditions[:-1]
 for n, cond, factor in zip(sizes[1:], conditions[1:], growth, strict=True):
     print(f"n = {n:2}: condition number {cond:.1e}, {factor:.0f} times that of n - 1")
 assert np.all((growth > 15) & (growth < 50))
+print(f"n = 12 with NumPy: condition number {np.linalg.cond(hilbert[12].numpy()):.1e}")
 
 # %%
 # For each size, take the true solution ``x = (1, 1, ..., 1)``, compute
 # ``b = H @ x`` and solve for ``x`` again, both ways, in the
 # :term:`dtypes <dtype>` float32 and float64. Two measures of the answer
-# ``x̂``: the *relative residual* ``‖b - H x̂‖ / (‖H‖ ‖x̂‖)``, how well ``x̂``
-# satisfies the equations the solver saw (``H`` and ``b`` rounded to the
-# dtype), and the *relative error* ``‖x̂ - x‖ / ‖x‖``, how close it is to the
-# truth. A third way, "data", used below for float32 only, solves the rounded
-# equations in float64, close to what an exact solver would give for them.
-# Both measures are computed in float64.
+# ``x̂``, both computed in float64: the *relative residual*
+# ``‖b - H x̂‖ / (‖H‖ ‖x̂‖)``, how well ``x̂`` satisfies the equations the
+# solver saw (``H`` and ``b`` rounded to the dtype), and the *relative error*
+# ``‖x̂ - x‖ / ‖x‖``, how close it is to the truth. A third way, "data", used
+# below for float32 only, solves the rounded equations in float64, close to
+# what an exact solver would give for them.
 dtypes = (torch.float32, torch.float64)
 ways = {
     "solve": lambda H, b: torch.linalg.solve(H, b),
@@ -134,12 +132,12 @@ for dtype in dtypes:
 # The left plot is the lesson. :func:`torch.linalg.solve` (an
 # :term:`LU factorisation` with partial pivoting, then two triangular solves)
 # leaves a relative residual below 10·eps at every ``n``, however badly
-# conditioned ``H`` is; ``eps = torch.finfo(dtype).eps``, the gap between 1
-# and the next number of the dtype, is dotted. ``inv(H) @ b`` leaves
-# residuals that grow with the condition number, to thousands of eps and
-# more: from ``n = 4`` on, at least 10 times those of ``solve``. The right
-# plot shows what neither way escapes: errors that grow along (condition
-# number)·eps (dotted). A value of exactly 0 is drawn on the bottom edge.
+# conditioned ``H`` is; ``eps = torch.finfo(dtype).eps``, the gap between 1 and
+# the next number of the dtype, is dotted. ``inv(H) @ b`` leaves residuals that
+# grow with the condition number, to thousands of eps and more: from ``n = 4``
+# on, at least 10 times those of ``solve``. The right plot shows what neither
+# way escapes: errors that grow along (condition number)·eps (dotted). A value
+# of exactly 0 is drawn on the bottom edge.
 fig, axes = plt.subplots(1, 2, figsize=(10, 4.4), layout="constrained")
 for way, colour, line in (("solve", "#0072B2", "-"), ("inv", "#D55E00", "--")):
     for dtype, marker, fill in zip(dtypes, "os", ("white", colour), strict=True):
@@ -189,24 +187,22 @@ assert np.all(errors32["data"][6:] > 1)  # n >= 8
 assert errors32["solve"].max() > 1
 
 # %%
-# The "data" column depends only on how ``H`` and ``b`` round to float32,
-# which is the same on every IEEE 754 machine, to the digits shown.
-# The ``solve`` and ``inv`` columns depend also on the order in which the
-# :term:`BLAS` and LAPACK (the standard library of factorisations and solvers
-# built on BLAS) routines of this build round, which differs between PyTorch
-# versions, CPUs and instruction sets: another machine prints other digits,
-# and past cond·eps = 1 errors of another size, equally meaningless. What
-# holds everywhere: when cond·eps nears 1, use float64 or reformulate.
+# The "data" column depends only on how ``H`` and ``b`` round to float32, the
+# same on every IEEE 754 machine to the digits shown. The ``solve`` and ``inv``
+# columns depend also on the order in which the :term:`BLAS` and LAPACK (the
+# standard library of factorisations and solvers built on BLAS) routines of
+# this build round, which differs between PyTorch versions and CPUs: another
+# machine prints other digits, and past cond·eps = 1 other errors, equally
+# meaningless. When cond·eps nears 1, use float64 or reformulate.
 #
 # Solving is also faster
 # ----------------------
-# Solving factorises ``A`` (about ⅔·n³ floating-point operations) and then
-# does two triangular solves for ``b`` (about 2·n²). :func:`torch.linalg.inv`
-# does the same factorisation and then solves for all ``n`` columns of the
-# identity, about 2·n³ more: some four times the work in all. Both are timed
-# with :func:`~tutorial_utils.timing.benchmark` on one thread, which keeps
-# the comparison about the algorithms; the times are from the machine that
-# built this page, yours will differ.
+# Solving factorises ``A`` (about ⅔·n³ floating-point operations) and then does
+# two triangular solves for ``b`` (about 2·n²). :func:`torch.linalg.inv` does
+# the same factorisation and then solves for all ``n`` columns of the identity,
+# about 2·n³ more: some four times the work in all. Both are timed with
+# :func:`~tutorial_utils.timing.benchmark` on one thread, to compare the
+# algorithms; the times come from the machine that built this page.
 torch.manual_seed(0)
 timings = {}
 for n in (16, 128, 512):
@@ -222,21 +218,26 @@ print(f"{'n':>4}  {'solve(A, b)':>12}  {'inv(A) @ b':>12}  inv / solve")
 for n, (solve_time, inv_time) in timings.items():
     times = f"{format_time(solve_time):>12}  {format_time(inv_time):>12}"
     print(f"{n:>4}  {times}  {inv_time / solve_time:.1f}x")
-assert inv_time > solve_time  # n = 512
+assert timings[512][1] > 1.5 * timings[512][0]  # inv / solve, n = 512
+assert timings[16][0] > 10 * (16 / 512) ** 3 * timings[512][0]  # solve: fixed cost
 
 # %%
-# For small matrices the fixed cost of each call hides the difference; for
-# large ones inverting takes longer. The operation counts predict a factor of
-# about four; the measured ratio varies from run to run and between machines.
-# Keep :func:`torch.linalg.inv` for when you need the inverse matrix itself.
-# To apply ``A⁻¹`` to vectors, solve.
+# For small matrices the fixed cost of each call (checking arguments,
+# allocating the result) is most of the time: a 16-by-16 solve takes far more
+# than 1/32³ of a 512-by-512 one, and the ratio there says little. For large
+# matrices inverting takes clearly longer; the operation counts predict about
+# four, and the measured ratio varies between runs and machines. Keep
+# :func:`torch.linalg.inv` for when you need the inverse itself; to apply
+# ``A⁻¹`` to vectors, solve.
 #
 # Eigenvalues, norms and the condition number
 # -------------------------------------------
-# An eigenvector ``u`` of a square matrix keeps its direction:
-# ``S @ u = λ·u``, and ``λ`` is its eigenvalue. For a symmetric matrix they
-# are real, and :func:`torch.linalg.eigvalsh` returns them in ascending
-# order; :func:`torch.linalg.eigh` adds the eigenvectors, one per column.
+# An eigenvector ``u`` of a square matrix is a nonzero vector that the matrix
+# only scales, ``S @ u = λ·u``: it stays on its line through 0 (reversed if the
+# eigenvalue ``λ`` is negative, sent to 0 if ``λ = 0``). For a symmetric matrix
+# the eigenvalues are real; :func:`torch.linalg.eigvalsh` returns them in
+# ascending order, :func:`torch.linalg.eigh` adds the eigenvectors, one per
+# column.
 S = torch.tensor([[2.0, 1.0], [1.0, 2.0]])
 print("eigvalsh:", torch.linalg.eigvalsh(S))
 eigenvalues, eigenvectors = torch.linalg.eigh(S)
@@ -246,8 +247,8 @@ assert torch.all(eigenvalues[:-1] <= eigenvalues[1:])
 # %%
 # Any other square matrix goes to :func:`torch.linalg.eig` or
 # :func:`torch.linalg.eigvals`, which return complex numbers, because a real
-# matrix can have complex eigenvalues. A rotation by 90 degrees keeps no real
-# direction; its eigenvalues are ``±i``.
+# matrix can have complex eigenvalues. A rotation by 90 degrees leaves no real
+# line through 0 in place; its eigenvalues are ``±i``.
 rotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])
 print("eigvals:", torch.linalg.eigvals(rotation))
 values, vectors = torch.linalg.eig(rotation)
@@ -259,9 +260,8 @@ torch.testing.assert_close(rotation.to(vectors.dtype) @ vectors, vectors * value
 # default), :func:`torch.linalg.matrix_norm` matrices: ``"fro"`` (default)
 # treats the matrix as one long vector, ``ord=2`` is its largest singular
 # value, the most it can stretch a vector. :func:`torch.linalg.cond` is the
-# largest singular value over the smallest. The singular values of a
-# symmetric matrix are the absolute values of its eigenvalues, so
-# ``cond(S) = 3 / 1``.
+# largest singular value over the smallest. The singular values of a symmetric
+# matrix are the absolute values of its eigenvalues, so ``cond(S) = 3 / 1``.
 print("vector_norm([3, 4]):", torch.linalg.vector_norm(torch.tensor([3.0, 4.0])))
 print("matrix_norm(S):       ", torch.linalg.matrix_norm(S))
 print("matrix_norm(S, ord=2):", torch.linalg.matrix_norm(S, ord=2))
@@ -276,8 +276,9 @@ torch.testing.assert_close(singular, eigenvalues.abs().sort(descending=True).val
 # The same answers as NumPy
 # -------------------------
 # :mod:`torch.linalg` is modelled on :mod:`numpy.linalg`, with mostly the same
-# function names and arguments. On one float64 matrix the two agree up to
-# rounding:
+# function names and arguments. On one well-conditioned float64 matrix the two
+# agree up to float64 rounding. The differences printed depend on the LAPACK
+# build each library uses: another machine prints others, or zeros.
 torch.manual_seed(0)
 A64, b64 = torch.randn(4, 4, dtype=torch.float64), torch.randn(4, dtype=torch.float64)
 S64 = A64 + A64.T
@@ -292,44 +293,69 @@ pairs = {
 }
 for name, (ours, theirs) in pairs.items():
     theirs = torch.as_tensor(theirs)
-    torch.testing.assert_close(ours, theirs)
+    torch.testing.assert_close(ours, theirs, atol=1e-13, rtol=1e-13)
     print(f"{name:9} largest difference {(ours - theirs).abs().max().item():.1e}")
 
 # %%
 # When there is no unique solution
 # --------------------------------
-# A matrix whose rows are not independent (below, the second row is twice the
-# first) is *singular*: the system has no solution or infinitely many.
-# :func:`torch.linalg.solve` and :func:`torch.linalg.inv` raise a
-# ``torch.linalg.LinAlgError`` when the LU factorisation meets a pivot (the
-# entry it divides by) that is exactly zero. Change one entry by 10⁻¹⁰ and no
-# pivot is zero: ``solve`` returns an answer of size 10¹⁰ without complaint.
-# The condition number warns.
-rhs = torch.tensor([1.0, 3.0], dtype=torch.float64)
-for name, corner in (("singular", 4.0), ("nearly singular", 4.0 + 1e-10)):
-    A_s = torch.tensor([[1.0, 2.0], [2.0, corner]], dtype=torch.float64)
-    print(f"{name}: cond {torch.linalg.cond(A_s).item():.1e}")
-    for call in (partial(torch.linalg.solve, A_s, rhs), partial(torch.linalg.inv, A_s)):
-        try:
-            print("  ", call())
-        except torch.linalg.LinAlgError as error:
-            print("   LinAlgError:", error)
-x_near = torch.linalg.solve(A_s, rhs)
-assert x_near.abs().max() > 1e9
-torch.testing.assert_close(A_s @ x_near, rhs)
+# A matrix whose rows are not independent is *singular*: the system has no
+# solution or infinitely many. :func:`torch.linalg.solve` raises a
+# ``torch.linalg.LinAlgError`` only when the LU factorisation meets a pivot
+# (the entry it divides by) that is exactly zero, as below when the second row
+# is twice the first. Rounding often leaves a tiny pivot instead, as in this
+# build's float64 LU of the 3-by-3 matrix (each row is the one before plus
+# ``(3, 3, 3)``): ``solve`` returns an answer of size 10¹⁵, and ``A x - b`` is
+# far from 0. Whether a pivot is exactly 0 depends on the matrix, the dtype and
+# the build. With one entry of the first matrix changed by 10⁻¹⁰, ``solve``
+# returns the right answer, of size 10¹⁰. The condition number warns in all
+# three cases: from about 1/eps on, the matrix is singular as far as the dtype
+# can tell. For a singular matrix the true value is infinite; the finite one
+# printed is rounding noise, and differs between builds.
+cases = {  # name: (A, b)
+    "singular 2x2": ([[1.0, 2.0], [2.0, 4.0]], [1.0, 3.0]),
+    "singular 3x3": ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [1.0, 0, 0]),
+    "nearly singular": ([[1.0, 2.0], [2.0, 4.0 + 1e-10]], [1.0, 3.0]),
+}
+answers, residuals, conds = {}, {}, {}
+for name, (rows, rhs) in cases.items():
+    A_s, b_s = (torch.tensor(data, dtype=torch.float64) for data in (rows, rhs))
+    conds[name] = torch.linalg.cond(A_s).item()
+    print(f"{name}: cond {conds[name]:.1e}")
+    try:
+        answers[name] = x_s = torch.linalg.solve(A_s, b_s)
+    except torch.linalg.LinAlgError as error:
+        print("   LinAlgError:", error)
+    else:
+        residuals[name] = (A_s @ x_s - b_s).abs().max().item()
+        print(f"   largest |x| {x_s.abs().max():.1e}, |A x - b| {residuals[name]:.1e}")
+assert list(answers) == ["singular 3x3", "nearly singular"]
+assert answers["singular 3x3"].abs().max() > 1e14
+assert residuals["singular 3x3"] > 1
+torch.testing.assert_close(A_s @ x_s, b_s)  # nearly singular: the true answer
+assert min(conds["singular 2x2"], conds["singular 3x3"]) * eps64 > 1
+
+# sphinx_gallery_start_ignore
+singular3 = torch.tensor(cases["singular 3x3"][0], dtype=torch.float64)
+assert 0 < torch.linalg.lu_factor_ex(singular3).LU.diagonal().abs().min() < 1e-14
+assert torch.linalg.lu_factor_ex(singular3.float()).info > 0  # an exactly 0 pivot
+assert conds["nearly singular"] > 1e10
+# sphinx_gallery_end_ignore
 
 # %%
-# A matrix that is not square does not describe a system ``solve`` can
-# handle at all. With more equations than unknowns, ask instead for the
-# least-squares answer, the ``x`` that makes ``‖A x - b‖`` smallest, with
-# :func:`torch.linalg.lstsq`; at that ``x`` the residual is orthogonal to
-# every column of ``A``.
+# A matrix that is not square does not describe a system ``solve`` can handle
+# at all. With more equations than unknowns, ask instead for the least-squares
+# answer, the ``x`` that makes ``‖A x - b‖`` smallest, with
+# :func:`torch.linalg.lstsq`; at that ``x`` the residual is orthogonal to every
+# column of ``A`` (up to float32 rounding, of a size that varies).
 tall = torch.tensor([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 rhs = torch.tensor([1.0, 2.0, 4.0])
 try:
     torch.linalg.solve(tall, rhs)
 except RuntimeError as error:
     print("RuntimeError:", error)
+else:
+    raise AssertionError("solve should refuse a matrix that is not square")
 x_ls = torch.linalg.lstsq(tall, rhs).solution
 orthogonality = tall.T @ (tall @ x_ls - rhs)
 print("least squares:", x_ls, f" largest |Aᵀ(Ax - b)|: {orthogonality.abs().max():.0e}")
@@ -338,15 +364,14 @@ torch.testing.assert_close(orthogonality, torch.zeros(2), atol=1e-5, rtol=0)
 # %%
 # Gradients through ``linalg``
 # ----------------------------
-# Autograd differentiates :func:`torch.linalg.solve` like any other
-# operation. Take the three equations from the top of the page, in float64.
-# For ``x = solve(A, b)`` and the scalar ``L = sum(x)``, calculus gives the
+# Autograd differentiates :func:`torch.linalg.solve` like any other operation.
+# Take the three equations from the top of the page, in float64. For
+# ``x = solve(A, b)`` and the scalar ``L = sum(x)``, calculus gives the
 # :term:`gradients <gradient>` ``∂L/∂b = solve(A.T, 1)``, a vector of ones on
 # the right, and ``∂L/∂A = -(∂L/∂b) xᵀ``. Autograd agrees:
 A, b = A.double().requires_grad_(), b.double().requires_grad_()
 x = torch.linalg.solve(A, b)
 x.sum().backward()
-
 by_hand_b = torch.linalg.solve(A.detach().T, torch.ones(3, dtype=torch.float64))
 by_hand_A = -torch.outer(by_hand_b, x.detach())
 print("∂L/∂b autograd:", b.grad)
@@ -362,13 +387,13 @@ torch.testing.assert_close(A.grad, by_hand_A)
 # - Solving beats ``inv(A) @ b`` twice: a residual at rounding level however
 #   ill-conditioned ``A`` is, and about a quarter of the work.
 # - The error of ``solve`` stays within about (condition number)·eps; once
-#   that nears 1, use float64 or reformulate. Past it, the exact error
-#   depends on the machine.
-# - ``solve`` raises only on an exactly zero pivot; a nearly singular matrix
-#   gets a huge answer without complaint, so check :func:`torch.linalg.cond`.
-#   :func:`torch.linalg.lstsq` answers tall systems.
-# - Eigenvalues, norms and condition numbers match :mod:`numpy.linalg`, and
-#   gradients flow through :func:`torch.linalg.solve`.
+#   that nears 1 (past it, the error depends on the machine), use float64 or
+#   reformulate.
+# - ``solve`` raises only on an exactly zero pivot, which rounding often
+#   avoids even for a singular matrix; check :func:`torch.linalg.cond` (from
+#   about 1/eps on: singular). :func:`torch.linalg.lstsq` answers tall systems.
+# - Results agree with :mod:`numpy.linalg` up to rounding, and gradients flow
+#   through :func:`torch.linalg.solve`.
 #
 # Next: :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`,
 # on timing PyTorch code properly, as done in a small way above.
