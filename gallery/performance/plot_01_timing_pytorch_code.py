@@ -10,17 +10,19 @@ cost.
 """
 
 # %%
-# Every time on this page was measured by running it, on the machine named
-# in the first line of output. Times change from run to run and from machine
-# to machine, and so may the ratios between them: the checks in this page's
-# code test only ratios, with wide margins, never an absolute time.
+# Every time on this page was measured by running it, on the machine whose
+# device and CPU the first two lines of output name. Times, and even their
+# ratios, change between runs and machines; the checks compare times only with
+# each other or with generous bounds, with wide margins.
+import re
 import time
+from collections.abc import Callable
 from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
-from threadpoolctl import threadpool_limits
+from threadpoolctl import threadpool_info, threadpool_limits
 from torch.utils.benchmark import Timer
 
 from tutorial_utils.devices import device_name, pick_device
@@ -42,6 +44,7 @@ device = pick_device()
 all_threads = torch.get_num_threads()
 thread_counts = sorted({1, all_threads})
 print(environment_summary(device))
+print(f"CPU: {device_name('cpu')}")
 
 # %%
 # A timer that measures the right thing
@@ -51,24 +54,20 @@ print(environment_summary(device))
 # and reports the median, over the blocks, of the time of one call. Two of its
 # habits catch people out: it runs the statement on **one thread** unless
 # told otherwise (``num_threads=``), whatever :func:`torch.get_num_threads`
-# says; and a printed :class:`~torch.utils.benchmark.Measurement` begins with
-# the object's memory address, which differs from run to run. So print the
-# numbers it holds, not the object (the last line below hides the address):
+# says; and the first line of a printed :class:`~torch.utils.benchmark.Measurement`
+# holds the object's memory address, which differs from run to run. So print
+# the numbers it holds, not the object (the last ``print`` below replaces
+# the address with ``0x...``):
 torch.manual_seed(0)
 numbers = torch.rand(10**6, dtype=torch.float64)
 timer = Timer("numbers.sum()", globals={"numbers": numbers})
 measurement = timer.blocked_autorange(min_run_time=0.05)
 print(f"median of one call: {format_time(measurement.median)}")
-print(f"Timer's threads: {measurement.task_spec.num_threads}")
-print(f"torch.get_num_threads(): {torch.get_num_threads()}")
-print(repr(measurement).splitlines()[0].replace(hex(id(measurement)), "0x..."))
-
-# sphinx_gallery_start_ignore
-seen = set()
+seen = set()  # the thread counts that a timed statement sees
 Timer("seen.add(torch.get_num_threads())", globals={"seen": seen}).timeit(5)
-assert seen == {1}, seen
-assert torch.get_num_threads() == all_threads
-# sphinx_gallery_end_ignore
+print(f"threads inside a Timer: {seen}, outside: {torch.get_num_threads()}")
+print(re.sub(r"0x[0-9A-Fa-f]+", "0x...", repr(measurement).splitlines()[0]))
+assert seen == {1}, "a Timer runs its statement on one thread"
 
 # %%
 # :func:`~tutorial_utils.timing.benchmark` wraps that timer. It calls the
@@ -78,7 +77,7 @@ assert torch.get_num_threads() == all_threads
 # :class:`~tutorial_utils.timing.Timing`: the median, the interquartile range
 # (the middle half of the measurements lies in a band this wide), the number
 # of measurements, the threads and the device. One thread here, like the
-# Python loop below, so that the comparison is about vectorising alone.
+# Python loop in the next section.
 vectorised = benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1)
 print(vectorised)
 
@@ -91,10 +90,11 @@ print(vectorised)
 # runs inside a compiled :term:`kernel`. Each pass through the Python loop
 # picks one element out of the :term:`tensor` and adds two 0-d tensors, each
 # step going through the Python interpreter and PyTorch's dispatch. A million
-# passes would take seconds, so the loop is timed on the first 2,500 and
-# 10,000 numbers. Its time per number is about the same for both lengths,
-# up to the noise of a busy machine: the loop's time grows in proportion to
-# its length.
+# passes would take seconds, so the loop adds 10,000 numbers: in four loops
+# over 2,500, or in one over 10,000. Other programs can only add time to a
+# run, so ``quickest`` keeps the quickest of several runs (on one thread, a
+# Timer's default). Both ways take about as long per number (within a factor
+# of two, checked): the loop's time grows in proportion to its length.
 def python_sum(values: torch.Tensor) -> torch.Tensor:
     total = torch.zeros((), dtype=values.dtype)
     for i in range(len(values)):
@@ -102,39 +102,37 @@ def python_sum(values: torch.Tensor) -> torch.Tensor:
     return total
 
 
+def quickest(fn: Callable[[], object], calls: int = 1, runs: int = 5) -> float:
+    """Seconds per call in the quickest of `runs` runs of `calls` calls each."""
+    timer = Timer("fn()", globals={"fn": fn})
+    return min(timer.timeit(calls).mean for _ in range(runs))
+
+
 per_number = {}
 for count in (2_500, 10_000):
-    loop = benchmark(partial(python_sum, numbers[:count]), threads=1, min_run_time=0.1)
-    per_number[count] = loop.median / count
-    print(f"{count:6,} numbers: {loop}, {format_time(per_number[count])} per number")
-
-
-# sphinx_gallery_start_ignore
-def quickest(count: int) -> float:
-    """Time per number of the quickest of seven runs: load only ever adds time."""
-    timer = Timer("f()", globals={"f": partial(python_sum, numbers[:count])})
-    return min(timer.timeit(1).mean for _ in range(7)) / count
-
-
-assert 1 / 2 < quickest(250) / quickest(1_000) < 2
-# sphinx_gallery_end_ignore
+    loop = quickest(partial(python_sum, numbers[:count]), calls=10_000 // count)
+    per_number[count] = loop / count
+    print(f"{count:6,} numbers: {format_time(loop)}, {format_time(loop / count)} each")
+ratio = per_number[10_000] / per_number[2_500]
+print(f"time per number, 10,000 against 2,500: {ratio:.2f}")
+assert 1 / 2 < ratio < 2, "the loop's time grows in proportion to its length"
 
 # %%
-# Scaled up to the million numbers :func:`torch.sum` added, the loop would
-# take a hundred times its 10,000-number time. Rounded to two significant
-# digits, the ratio is:
+# Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
+# from the proportional growth just checked), the loop takes a hundred times
+# longer. Against the quickest of five runs of ten :func:`torch.sum` calls:
 loop_million = per_number[10_000] * numbers.numel()
-speedup = loop_million / vectorised.median
+summed = quickest(partial(torch.sum, numbers), calls=10)
+speedup = loop_million / summed
 print(f"Python loop, 10⁶ numbers: {format_time(loop_million)} (10,000 timed, x100)")
-print(f"torch.sum,   10⁶ numbers: {format_time(vectorised.median)}")
+print(f"torch.sum,   10⁶ numbers: {format_time(summed)}")
 print(f"torch.sum is about {float(f'{speedup:.2g}'):,.0f} times faster")
 assert speedup > 1000, "one vectorised call beats the loop by over 1000 times"
 
 # %%
-# The two sums agree up to rounding. Floating-point addition is not
-# associative (the order changes the rounding), and the loop adds left to
-# right while :func:`torch.sum` adds in another order, keeping several
-# partial sums at once. float64 keeps about 16 significant digits; the
+# The two sums agree up to rounding: floating-point addition is not
+# associative, and the loop adds left to right while :func:`torch.sum`
+# keeps several partial sums. In float64 (about 16 significant digits) the
 # relative difference stays below 10⁻¹³, the tolerance checked here:
 subset = numbers[:10_000]
 loop_total, vectorised_total = python_sum(subset), torch.sum(subset)
@@ -147,30 +145,30 @@ torch.testing.assert_close(loop_total, vectorised_total, rtol=1e-13, atol=0)
 # The first call costs more
 # -------------------------
 # On the CPU, an operation has finished when it returns, so
-# :func:`time.perf_counter` read before and after one call measures that
-# call. The catch is *which* call: the first call of an operation can do
-# one-off work that later calls skip, once per process (a library setting
-# itself up) or once per :term:`shape`. On x86 CPUs with AVX-512
-# (``torch.backends.cpu.get_cpu_capability()`` returns ``"AVX512"``),
+# :func:`time.perf_counter` read before and after one call measures that call.
+# The catch is *which* call: the first call of an operation can do one-off
+# work that later calls skip, once per process (a library setting itself up)
+# or once per :term:`shape`. On x86 CPUs with AVX-512
+# (:func:`torch.backends.cpu.get_cpu_capability` returns ``"AVX512"``),
 # PyTorch hands a matrix product of bfloat16 (16-bit) floats to oneDNN, a CPU
 # library that comes with PyTorch, which compiles a kernel for each new shape
-# the first time it meets it and keeps it in a cache. Below, a 64-by-64
-# bfloat16 product is timed once with :func:`time.perf_counter` on one
-# thread (:func:`torch.set_num_threads`), then with the helper, whose warm-up
-# call absorbs that cost.
+# the first time it meets it and keeps it in a cache. Below, the first
+# 64-by-64 bfloat16 product, on one thread (:func:`torch.set_num_threads`), is
+# timed against the quickest later ones; the helper's warm-up call absorbs
+# such costs.
 a16 = torch.randn(64, 64, dtype=torch.bfloat16)
 torch.set_num_threads(1)
 tic = time.perf_counter()
 a16 @ a16
 first_call = time.perf_counter() - tic
 torch.set_num_threads(all_threads)
-later = benchmark(partial(torch.matmul, a16, a16), label="later calls", threads=1)
 print(f"CPU capability: {torch.backends.cpu.get_cpu_capability()}")
-print(f"first call:  {format_time(first_call)}")
-print(later)
-print(f"the first call took {first_call / later.median:.0f} times the median")
+print(f"first call: {format_time(first_call)}")
+fastest = quickest(partial(torch.matmul, a16, a16), calls=10)
+print(f"quickest later call: {format_time(fastest)}")
+print(f"the first call took {first_call / fastest:.0f} times the quickest later one")
 if torch.backends.cpu.get_cpu_capability() == "AVX512":
-    assert first_call > 3 * later.median, "the first call compiled a kernel"
+    assert first_call > 3 * fastest, "the first call compiled a kernel"
 
 # %%
 # Synchronise before reading the clock
@@ -178,23 +176,25 @@ if torch.backends.cpu.get_cpu_capability() == "AVX512":
 # A GPU works differently. ``a_gpu @ b_gpu`` on CUDA tensors *launches* a
 # kernel: PyTorch puts the product in the GPU's queue (a CUDA stream) and
 # returns as soon as it is queued, usually long before the GPU has computed
-# it, and Python goes on to the next line. A :func:`time.perf_counter` loop
-# around GPU calls therefore measures how fast Python queues work: the
-# classic timing mistake. :func:`torch.cuda.synchronize` blocks until
-# everything queued on the GPU has finished; call it before every reading
-# of the clock. One untimed product comes first, because first calls are
-# slow on a GPU too: the first CUDA work of a process creates the CUDA
-# context (the driver's state for this process), and the first product sets
-# up cuBLAS, the GPU's :term:`BLAS` library.
-# :func:`~tutorial_utils.timing.benchmark` does all of this, through
-# :func:`~tutorial_utils.timing.synchronize`, which also knows the Apple
-# GPU's :func:`torch.mps.synchronize`. On a machine with a CUDA GPU, this
-# cell times the same ten products three ways.
+# it. A :func:`time.perf_counter` loop around GPU calls therefore measures
+# how fast Python queues work: the classic timing mistake.
+# :func:`torch.cuda.synchronize` blocks until everything queued on the GPU
+# has finished; call it before every reading of the clock. The first
+# product of a process also sets up cuBLAS, the GPU's :term:`BLAS` library,
+# so it is slower, and timed apart. :func:`~tutorial_utils.timing.benchmark`
+# does all of this: a warm-up call, then the same waiting as
+# :func:`~tutorial_utils.timing.synchronize` (which also knows the Apple
+# GPU's :func:`torch.mps.synchronize`) before every reading of the clock.
+# On a machine with a CUDA GPU, this cell times one product three ways: ten
+# calls without synchronising, ten with, and the helper's own runs.
 if torch.cuda.is_available():
     a_gpu = torch.randn(4096, 4096, device=device)
     b_gpu = torch.randn(4096, 4096, device=device)
-    a_gpu @ b_gpu  # warm-up: cuBLAS set-up and the first launch
     torch.cuda.synchronize()
+    tic = time.perf_counter()
+    a_gpu @ b_gpu  # the first product: cuBLAS set-up, then the product
+    torch.cuda.synchronize()
+    first_gpu = time.perf_counter() - tic
     tic = time.perf_counter()
     for _ in range(10):
         a_gpu @ b_gpu
@@ -206,28 +206,31 @@ if torch.cuda.is_available():
     torch.cuda.synchronize()
     finished = (time.perf_counter() - tic) / 10
     timed = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
+    print(f"first product:    {format_time(first_gpu)}")
     print(f"not synchronised: {format_time(queued)} per product (queueing only)")
     print(f"synchronised:     {format_time(finished)} per product")
     print(f"benchmark: {timed}")
+    assert first_gpu > 2 * finished, "the first product set up cuBLAS"
     assert queued < finished / 2, "without synchronising, only the queueing is timed"
     assert 0.5 < finished / timed.median < 2, "both synchronised timings agree"
 else:
-    print("This build has no CUDA GPU (torch.cuda.is_available() is False):")
-    print("nothing was queued or timed here. A CPU call returns when it is done.")
+    print("No CUDA GPU here (torch.cuda.is_available() is False): nothing timed.")
 
 # %%
 # PyTorch and NumPy, one thread and all
 # -------------------------------------
 # A fair race gives both libraries the same product: the same numbers, the
 # same :term:`dtype` (NumPy's default is float64, PyTorch's float32) and the
-# same number of threads. The helper sets PyTorch's threads; NumPy's come
-# from the BLAS library it calls, which ``threadpool_limits`` (from
-# ``threadpoolctl``, installed with scikit-learn) sets. The pip packages of
-# the two ship different BLAS libraries (PyTorch's x86 builds Intel's MKL,
-# NumPy OpenBLAS), so which one wins depends on the machine; the table and
-# the ratios show what happened on this one. More threads are not always
-# faster either: a small product has little work to share, and on a busy
-# machine every thread waits for the slowest.
+# same number of threads. The helper sets PyTorch's threads, and
+# ``threadpool_limits`` (from ``threadpoolctl``, installed with scikit-learn)
+# those of the BLAS library NumPy calls, if it recognises it: the OpenBLAS of
+# NumPy's pip packages for Linux and Windows, yes; Apple's Accelerate, which
+# they use on macOS 14 and later, no (the first line below names what it
+# found). PyTorch's x86 builds use Intel's MKL, so which library wins depends
+# on the machine. More threads need not be faster: a small product has little
+# work to share, and on a busy machine each thread waits for the slowest.
+blas = [lib["internal_api"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+print(f"BLAS that threadpoolctl controls here: {', '.join(blas) or 'none'}")
 a, b = torch.randn(500, 500), torch.randn(500, 500)
 a_np, b_np = a.numpy(), b.numpy()  # the same numbers, shared with the tensors
 race = []
@@ -244,6 +247,9 @@ for torch_timing, numpy_timing in zip(race[::2], race[1::2], strict=True):
 
 # sphinx_gallery_start_ignore
 torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
+with threadpool_limits(limits=1, user_api="blas"):
+    limited = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+assert limited == [1] * len(blas), limited
 # sphinx_gallery_end_ignore
 
 # %%
@@ -310,14 +316,16 @@ plt.show()
 # all its threads) and counts the copies: tensors made on the CPU must be
 # copied to the GPU (:meth:`~torch.Tensor.to`), and the result back. On a
 # machine with a CUDA GPU, this cell times a small and a large product on
-# the CPU, on the GPU with the inputs already there, and as a round trip
-# (copies there, product, copy back), and compares the GPU's rate with its
-# published peak where the helper knows it. That peak depends on the
-# arithmetic: on NVIDIA GPUs from the Ampere generation on, cuBLAS can run
-# a float32 product in :term:`TF32`, less precise and, on data-centre GPUs
-# such as the H100, several times faster. PyTorch allows that only when
-# :func:`torch.get_float32_matmul_precision` is ``"high"`` or ``"medium"``;
-# the default, ``"highest"``, keeps full float32.
+# the CPU, on the GPU with the inputs there, and as a round trip (copies
+# there, product, copy back), whose extra time must exceed what the bytes
+# copied would take at 1 TB/s (a PCIe 5.0 x16 link carries about 64 GB/s
+# each way). The GPU's rate is compared with its published peak, which
+# depends on the arithmetic: on NVIDIA GPUs from the Ampere generation on,
+# cuBLAS can run a float32 product in :term:`TF32`, less precise and, on
+# data-centre GPUs such as the H100, several times faster. PyTorch does so
+# only when asked: :func:`torch.set_float32_matmul_precision` with
+# ``"high"`` or ``"medium"`` (as on this page) or, since PyTorch 2.9,
+# ``torch.backends.cuda.matmul.fp32_precision = "tf32"``.
 if torch.cuda.is_available():
 
     def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -341,7 +349,8 @@ if torch.cuda.is_available():
             f"  CPU time / GPU time: {cpu.median / gpu.median:.1f}, "
             f"with the copies: {cpu.median / trip.median:.1f}"
         )
-    assert trip.median > gpu.median, "the copies cost time"
+        copied = 3 * a.nbytes  # a and b to the GPU, their product back
+        assert trip.median - gpu.median > copied / 1e12, "the copies cost time"
 else:
     print("This build has no CUDA GPU: only the CPU times above were measured.")
 
@@ -373,18 +382,17 @@ else:
 # Summary
 # -------
 # - Time with :class:`torch.utils.benchmark.Timer` (here through
-#   :func:`~tutorial_utils.timing.benchmark`), not with one
-#   :func:`time.perf_counter` reading: warm up first, report the median of
-#   many runs, and say how many threads ran.
+#   :func:`~tutorial_utils.timing.benchmark`), not one :func:`time.perf_counter`
+#   reading: warm up first, report the median of many runs (compare the
+#   quickest on a busy machine), and say how many threads ran.
 # - On a GPU, synchronise before every reading of the clock; otherwise you
 #   time the queueing.
-# - A Python loop over a million tensor elements is more than a thousand
-#   times slower than one vectorised call.
+# - A Python loop over a tensor's elements takes time in proportion to their
+#   number; extrapolated to a million, over 1,000 times a vectorised call's.
 # - A fair comparison uses the same data, dtype and threads on both sides,
 #   and counts the copies to and from the GPU.
-# - 2·n³ divided by the time gives a matrix product's FLOP/s, to compare with
-#   the device's peak where it is known; above the peak, the measurement is
-#   broken.
+# - 2·n³ divided by the time gives a matrix product's FLOP/s; above the
+#   device's peak, where it is known, the measurement is broken.
 #
 # Next, :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
 # builds a neural network from these tensors. The helpers this page imports

@@ -488,12 +488,17 @@ def byte_rate(timing: Timing, nbytes: float) -> float:
 def matmul_precision(dtype: torch.dtype, device: str | torch.device = "cpu") -> str:
     """Name the arithmetic a matrix product of `dtype` on `device` uses now.
 
-    The answer follows :func:`torch.set_float32_matmul_precision`, which
-    affects only CUDA: a float32 product on a CUDA device is reported as
-    ``"tf32"`` unless :func:`torch.get_float32_matmul_precision` is
-    ``"highest"`` (the default); everywhere else the dtype decides. TF32 runs
-    on the tensor cores of NVIDIA GPUs from the Ampere generation (A100) on;
-    an older GPU computes in fp32 whatever this function reports.
+    The answer follows :func:`torch.set_float32_matmul_precision` for CUDA
+    only: a float32 product on a CUDA device is reported as ``"tf32"``
+    unless :func:`torch.get_float32_matmul_precision` is ``"highest"`` (the
+    default); everywhere else the dtype decides. TF32 runs on the tensor
+    cores of NVIDIA GPUs from the Ampere generation (A100) on; an older GPU
+    computes in fp32 whatever this function reports. The setting reaches the
+    CPU too, which this function does not report: in PyTorch 2.13, ``"high"``
+    and ``"medium"`` also set ``torch.backends.mkldnn.matmul.fp32_precision``
+    to ``"tf32"`` and ``"bf16"``, and with ``"medium"`` oneDNN may compute
+    CPU float32 products in bfloat16 (on CPUs with bfloat16 instructions),
+    which changes their results.
 
     The newer ``fp32_precision`` settings are not read. In PyTorch 2.13,
     once ``torch.backends.fp32_precision``,
