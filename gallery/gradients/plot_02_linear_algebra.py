@@ -303,11 +303,11 @@ for name, (ours, theirs) in pairs.items():
 # solution or infinitely many. :func:`torch.linalg.solve` raises a
 # ``torch.linalg.LinAlgError`` only when the LU factorisation meets a pivot
 # (the entry it divides by) that is exactly zero, as below when the second row
-# is twice the first. Rounding often leaves a tiny pivot instead, as in this
-# build's float64 LU of the 3-by-3 matrix (each row is the one before plus
-# ``(3, 3, 3)``): ``solve`` returns an answer of size 10¹⁵, and ``A x - b`` is
-# far from 0. Whether a pivot is exactly 0 depends on the matrix, the dtype and
-# the build. With one entry of the first matrix changed by 10⁻¹⁰, ``solve``
+# is twice the first. Rounding often leaves a tiny pivot instead. For the
+# 3-by-3 matrix (each row is the one before plus ``(3, 3, 3)``), the float64
+# LU of the build that made this page does: ``solve`` returns an answer of
+# size 10¹⁵, and ``A x - b`` is far from 0; other builds raise. Whether a
+# pivot is exactly 0 depends on the matrix, the dtype and the build. With one entry of the first matrix changed by 10⁻¹⁰, ``solve``
 # returns the right answer, of size 10¹⁰. The condition number warns in all
 # three cases: from about 1/eps on, the matrix is singular as far as the dtype
 # can tell. For a singular matrix the true value is infinite; the finite one
@@ -329,15 +329,16 @@ for name, (rows, rhs) in cases.items():
     else:
         residuals[name] = (A_s @ x_s - b_s).abs().max().item()
         print(f"   largest |x| {x_s.abs().max():.1e}, |A x - b| {residuals[name]:.1e}")
-assert list(answers) == ["singular 3x3", "nearly singular"]
-assert answers["singular 3x3"].abs().max() > 1e14
-assert residuals["singular 3x3"] > 1
+assert "singular 2x2" not in answers and "nearly singular" in answers
+if "singular 3x3" in answers:  # a tiny pivot: a huge answer that is wrong
+    assert answers["singular 3x3"].abs().max() > 1e14 and residuals["singular 3x3"] > 1
 torch.testing.assert_close(A_s @ x_s, b_s)  # nearly singular: the true answer
 assert min(conds["singular 2x2"], conds["singular 3x3"]) * eps64 > 1
 
 # sphinx_gallery_start_ignore
 singular3 = torch.tensor(cases["singular 3x3"][0], dtype=torch.float64)
-assert 0 < torch.linalg.lu_factor_ex(singular3).LU.diagonal().abs().min() < 1e-14
+if "singular 3x3" in answers:
+    assert 0 < torch.linalg.lu_factor_ex(singular3).LU.diagonal().abs().min() < 1e-14
 assert torch.linalg.lu_factor_ex(singular3.float()).info > 0  # an exactly 0 pivot
 assert conds["nearly singular"] > 1e10
 # sphinx_gallery_end_ignore

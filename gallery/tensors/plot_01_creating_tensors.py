@@ -269,8 +269,8 @@ for name, t in like.items():
 counts = torch.tensor([1, 2])
 try:
     torch.rand_like(counts)
-except NotImplementedError as error:
-    print(f"NotImplementedError: {error}")
+except (NotImplementedError, RuntimeError) as error:  # which one: by version
+    print(f"{type(error).__name__}: {error}")
 else:
     raise AssertionError("torch.rand_like(counts) did not raise")
 print(torch.rand_like(counts, dtype=torch.float32).dtype)

@@ -222,7 +222,7 @@ assert len(float8_types) >= 2
 for refused_dtype in (torch.bfloat16, *float8_types):
     for force in (False, True):
         try:
-            torch.ones(1, dtype=refused_dtype).numpy(force=force)
+            torch.zeros(1).to(refused_dtype).numpy(force=force)
             raise AssertionError(f".numpy() took {refused_dtype}")
         except TypeError:
             pass

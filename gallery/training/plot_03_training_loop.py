@@ -216,8 +216,9 @@ with torch.no_grad():
     p_class_1 = torch.softmax(model(grid), dim=1)[:, 1].cpu().reshape(grid_1.shape)
 
 fig, ax = plt.subplots(figsize=(6, 4.2), layout="constrained")
-shading = ax.contourf(grid_1, grid_2, p_class_1, levels=10, cmap="PuOr_r", alpha=0.7)
-ax.contour(grid_1, grid_2, p_class_1, levels=[0.5], colors="black", linewidths=1.5)
+surface = grid_1.numpy(), grid_2.numpy(), p_class_1.numpy()
+shading = ax.contourf(*surface, levels=10, cmap="PuOr_r", alpha=0.7)
+ax.contour(*surface, levels=[0.5], colors="black", linewidths=1.5)
 for X, y, filled in ((X_train, y_train, True), (X_test, y_test, False)):
     for label, marker in ((0, "o"), (1, "s")):
         points = X[y == label].numpy()
