@@ -329,9 +329,10 @@ for name, (rows, rhs) in cases.items():
     else:
         residuals[name] = (A_s @ x_s - b_s).abs().max().item()
         print(f"   largest |x| {x_s.abs().max():.1e}, |A x - b| {residuals[name]:.1e}")
-assert "singular 2x2" not in answers and "nearly singular" in answers
+assert ("singular 2x2" in answers, "nearly singular" in answers) == (False, True)
 if "singular 3x3" in answers:  # a tiny pivot: a huge answer that is wrong
-    assert answers["singular 3x3"].abs().max() > 1e14 and residuals["singular 3x3"] > 1
+    huge = answers["singular 3x3"].abs().max() / 1e14
+    assert min(huge, residuals["singular 3x3"]) > 1
 torch.testing.assert_close(A_s @ x_s, b_s)  # nearly singular: the true answer
 assert min(conds["singular 2x2"], conds["singular 3x3"]) * eps64 > 1
 
@@ -339,7 +340,6 @@ assert min(conds["singular 2x2"], conds["singular 3x3"]) * eps64 > 1
 singular3 = torch.tensor(cases["singular 3x3"][0], dtype=torch.float64)
 if "singular 3x3" in answers:
     assert 0 < torch.linalg.lu_factor_ex(singular3).LU.diagonal().abs().min() < 1e-14
-assert torch.linalg.lu_factor_ex(singular3.float()).info > 0  # an exactly 0 pivot
 assert conds["nearly singular"] > 1e10
 # sphinx_gallery_end_ignore
 

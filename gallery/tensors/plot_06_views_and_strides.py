@@ -296,7 +296,7 @@ try:
     raise AssertionError("a dimension of size 2 was expanded to 3")
 except RuntimeError:
     pass
-assert grid.stride() == (0, 1) and torch.tensor([[1]]).expand(2, 3).stride() == (0, 0)
+assert (grid.stride(), torch.tensor([[1]]).expand(2, 3).stride()) == ((0, 1), (0, 0))
 assert grid.untyped_storage().nbytes() == row.untyped_storage().nbytes()
 assert repeated.untyped_storage().nbytes() == 2 * row.untyped_storage().nbytes()
 # sphinx_gallery_end_ignore
