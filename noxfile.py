@@ -6,13 +6,17 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nox
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 nox.needs_version = ">=2025.2.9"
 # pip, not uv: the build machines hold the torch wheel on disk, where pip
@@ -219,3 +223,156 @@ def lighthouse(session: nox.Session) -> None:
             server.terminate()
     if failures:
         session.error("below 95: " + ", ".join(failures))
+
+
+# The newest Python the readers' session tries; the oldest is requires-python's.
+NEWEST_PYTHON = "3.13"
+
+
+def floor_pins(requirements: list[str]) -> list[str]:
+    """Pin each requirement to the oldest version it allows: ``torch>=2.4`` to
+    ``torch==2.4``."""
+    pins = []
+    for text in requirements:
+        requirement = Requirement(text)
+        floors = [s.version for s in requirement.specifier if s.operator == ">="]
+        if len(floors) != 1:
+            raise ValueError(
+                f"{text!r}: a runtime requirement needs one lower bound (>=) "
+                "for the readers' session to test"
+            )
+        pins.append(f"{requirement.name}=={floors[0]}")
+    return pins
+
+
+def _interpreter(session: nox.Session, version: str) -> str:
+    """A working ``python{version}``: on PATH, else one that pyenv installed."""
+    candidates = [shutil.which(f"python{version}")]
+    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    candidates += sorted(
+        map(str, pyenv_root.glob(f"versions/{version}.*/bin/python{version}")),
+        reverse=True,
+    )
+    for candidate in filter(None, candidates):
+        if subprocess.run([candidate, "-c", ""], check=False).returncode == 0:
+            return candidate
+    session.error(f"no Python {version} on this machine (PATH or pyenv)")
+
+
+def _run_reader(python: Path, label: str, script: Path, env: dict[str, str]) -> str:
+    """Run one page or download in an empty folder; return "" or what went wrong."""
+    with tempfile.TemporaryDirectory() as folder:
+        copy = Path(folder, script.name)
+        shutil.copyfile(script, copy)
+        if copy.suffix == ".ipynb":
+            args = [str(python), "-c", RUN_NOTEBOOK, copy.name]
+        else:
+            args = [str(python), copy.name]
+        tic = time.perf_counter()
+        try:
+            result = subprocess.run(
+                args,
+                cwd=folder,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+        except subprocess.TimeoutExpired:
+            return f"{label}: still running after 600 s"
+        seconds = time.perf_counter() - tic
+        if result.returncode != 0:
+            return f"{label} ({seconds:.1f} s):\n{result.stderr[-3000:]}"
+        return ""
+
+
+REPORT_VERSIONS = """
+import platform, sys
+from importlib.metadata import version
+print(platform.python_version(), *(f"{name}=={version(name)}" for name in sys.argv[1:]))
+"""
+RUN_NOTEBOOK = """
+import sys
+import nbclient, nbformat
+notebook = nbformat.read(sys.argv[1], as_version=4)
+nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+"""
+
+
+@nox.session(python=False, default=False)
+@nox.parametrize("versions", ["floor", "newest"])
+def readers(session: nox.Session, versions: str) -> None:
+    """Run every page and download as a reader would, at the oldest or newest versions."""
+    site = BUILD / "html"
+    wheels = sorted(site.glob("tutorial_utils-*-py3-none-any.whl"))
+    if len(wheels) != 1:
+        session.error("build the site first: nox -s docs")
+    project = PYPROJECT["project"]
+    if versions == "floor":
+        (bound,) = SpecifierSet(project["requires-python"])
+        python_version, requirements = (
+            bound.version,
+            floor_pins(project["dependencies"]),
+        )
+        extras = ["ipykernel==6.31.0", "nbclient==0.11.0"]
+    else:
+        python_version, requirements = NEWEST_PYTHON, []
+        extras = ["ipykernel", "nbclient"]
+    venv = ROOT / ".nox" / f"readers-{versions}"
+    shutil.rmtree(venv, ignore_errors=True)
+    session.run(_interpreter(session, python_version), "-m", "venv", str(venv))
+    python = venv / "bin" / "python"
+    session.run(
+        str(python),
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--upgrade",
+        "--upgrade-strategy",
+        "eager",
+        *requirements,
+        *extras,
+        str(wheels[0]),
+        external=True,
+    )
+    # What this run tests; at the floor, pip must have kept to the pins.
+    names = [Requirement(r).name for r in project["dependencies"]]
+    report = subprocess.run(
+        [str(python), "-c", REPORT_VERSIONS, *names],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    session.log(f"Python {report[0]}: {' '.join(report[1:])}")
+    installed = dict(pin.split("==") for pin in report[1:])
+    missed = [
+        f"{pin} (got {installed[Requirement(pin).name]})"
+        for pin in requirements
+        if not Requirement(pin).specifier.contains(installed[Requirement(pin).name])
+    ]
+    if missed:
+        session.error(f"pip did not install the floor versions: {missed}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["MPLBACKEND"] = "Agg"
+    jobs = []
+    for script in sorted((ROOT / "gallery").rglob("plot_*.py")):
+        jobs.append((f"{script.name}", script, env))
+        jobs.append(
+            (
+                f"{script.name} on the default CPU path",
+                script,
+                {**env, "ATEN_CPU_CAPABILITY": "default"},
+            )
+        )
+        for suffix in (".py", ".ipynb"):
+            (download,) = site.glob(f"_downloads/*/{script.stem}{suffix}")
+            jobs.append((f"downloaded {download.name}", download, env))
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        failures = [
+            f for f in pool.map(lambda job: _run_reader(python, *job), jobs) if f
+        ]
+    session.log(f"{len(jobs) - len(failures)} of {len(jobs)} runs passed")
+    if failures:
+        session.error("\n\n".join(failures))

@@ -89,6 +89,35 @@ sphinx_gallery_conf = {
 
 # -- MyST and myst-nb --------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "dollarmath", "deflist", "substitution"]
+
+
+def _versions() -> dict[str, str]:
+    """What built these pages, and what the helper package accepts."""
+    from importlib.metadata import metadata, requires
+    from importlib.metadata import version as installed
+    from platform import python_version
+
+    from packaging.requirements import Requirement
+
+    runtime = [Requirement(text) for text in requires("tutorial-utils") or []]
+    oldest = [
+        f"{r.name} {s.version}"
+        for r in runtime
+        for s in r.specifier
+        if s.operator == ">="
+    ]
+    floor_python = metadata("tutorial-utils")["Requires-Python"].removeprefix(">=")
+    return {
+        "built_with": ", ".join(
+            [f"Python {python_version()}"]
+            + [f"{r.name} {installed(r.name)}" for r in runtime]
+        ),
+        "oldest": ", ".join([f"Python {floor_python}", *oldest]),
+        "torch_built": installed("torch").split("+")[0],
+    }
+
+
+myst_substitutions = _versions()
 myst_heading_anchors = 3
 nb_execution_mode = "cache"
 nb_execution_timeout = 60

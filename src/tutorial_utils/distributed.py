@@ -57,7 +57,7 @@ __all__ = [
     "train_rank",
 ]
 
-#: The address the processes meet at when this module starts them: this
+#: The address the processes meet at when this module starts them, this
 #: machine's loopback interface. Under ``torchrun``, ``MASTER_ADDR`` decides.
 LOOPBACK = "127.0.0.1"
 

@@ -17,7 +17,7 @@ import torch
 
 __all__ = ["MAX_SEED", "reset_global_state", "seed_everything"]
 
-#: The largest seed that all three generators accept: NumPy's legacy global
+#: The largest seed that all three generators accept. NumPy's legacy global
 #: generator takes seeds from 0 to 2**32 - 1; Python and PyTorch take larger.
 MAX_SEED = 2**32 - 1
 
