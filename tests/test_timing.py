@@ -313,3 +313,17 @@ def test_comparison_table_refuses_bad_input() -> None:
         comparison_table([one, one])
     with pytest.raises(TypeError, match="timing must be a Timing"):
         comparison_table([one, "3 ms"])  # type: ignore[list-item]
+
+
+def test_synchronizer_without_torch_accelerator(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Before PyTorch 2.6 there is no torch.accelerator: a device's own module
+    # waits for it, and a device type with none is refused by name.
+    from tutorial_utils.timing import _synchronizer
+
+    monkeypatch.delattr(torch, "accelerator", raising=False)
+    assert _synchronizer(torch.device("cpu")) is None
+    assert _synchronizer(torch.device("xpu")).func is torch.xpu.synchronize  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="cannot wait for a 'meta' device"):
+        _synchronizer(torch.device("meta"))

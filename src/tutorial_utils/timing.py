@@ -164,8 +164,14 @@ def _synchronizer(device: torch.device) -> Callable[[], None] | None:
         return partial(torch.cuda.synchronize, device)
     if device.type == "mps":
         return torch.mps.synchronize
-    # XPU and other accelerators, through torch.accelerator (PyTorch 2.6 and newer).
-    return partial(torch.accelerator.synchronize, device)
+    # XPU and other accelerators, through torch.accelerator (PyTorch 2.6 and
+    # newer), else through the device's own module (torch.xpu, ...).
+    api = getattr(torch, "accelerator", None) or getattr(torch, device.type, None)
+    if api is None or not hasattr(api, "synchronize"):
+        raise ValueError(
+            f"cannot wait for a {device.type!r} device with PyTorch {torch.__version__}"
+        )
+    return partial(api.synchronize, device)
 
 
 def synchronize(device: str | torch.device = "cpu") -> None:
