@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import nox
@@ -254,13 +254,16 @@ def _interpreter(session: nox.Session, version: str) -> str:
         reverse=True,
     )
     for candidate in filter(None, candidates):
-        if subprocess.run([candidate, "-c", ""], check=False).returncode == 0:
+        probe = subprocess.run([candidate, "-c", ""], capture_output=True, check=False)
+        if probe.returncode == 0:
             return candidate
     session.error(f"no Python {version} on this machine (PATH or pyenv)")
 
 
-def _run_reader(python: Path, label: str, script: Path, env: dict[str, str]) -> str:
-    """Run one page or download in an empty folder; return "" or what went wrong."""
+def _run_reader(
+    python: Path, label: str, script: Path, env: dict[str, str]
+) -> tuple[str, float, str]:
+    """Run one page or download in an empty folder: label, seconds, what failed."""
     with tempfile.TemporaryDirectory() as folder:
         copy = Path(folder, script.name)
         shutil.copyfile(script, copy)
@@ -280,11 +283,9 @@ def _run_reader(python: Path, label: str, script: Path, env: dict[str, str]) -> 
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            return f"{label}: still running after 600 s"
-        seconds = time.perf_counter() - tic
-        if result.returncode != 0:
-            return f"{label} ({seconds:.1f} s):\n{result.stderr[-3000:]}"
-        return ""
+            return label, time.perf_counter() - tic, "still running after 600 s"
+        failed = result.stderr[-3000:] if result.returncode != 0 else ""
+        return label, time.perf_counter() - tic, failed
 
 
 REPORT_VERSIONS = """
@@ -369,10 +370,16 @@ def readers(session: nox.Session, versions: str) -> None:
         for suffix in (".py", ".ipynb"):
             (download,) = site.glob(f"_downloads/*/{script.stem}{suffix}")
             jobs.append((f"downloaded {download.name}", download, env))
+    failures = []
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        failures = [
-            f for f in pool.map(lambda job: _run_reader(python, *job), jobs) if f
-        ]
+        running = [pool.submit(_run_reader, python, *job) for job in jobs]
+        for future in as_completed(running):
+            label, seconds, failed = future.result()
+            session.log(
+                f"{'FAILED' if failed else 'passed'} in {seconds:5.1f} s: {label}"
+            )
+            if failed:
+                failures.append(f"{label}:\n{failed}")
     session.log(f"{len(jobs) - len(failures)} of {len(jobs)} runs passed")
     if failures:
         session.error("\n\n".join(failures))
