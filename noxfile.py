@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -17,6 +18,9 @@ from pathlib import Path
 import nox
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
+
+sys.path.insert(0, str(Path(__file__).parent / "docs" / "_ext"))
+from build_facts import GENERATED, SPHINX_OPTIONS, lower_bounds
 
 nox.needs_version = ">=2025.2.9"
 # pip, not uv: the build machines hold the torch wheel on disk, where pip
@@ -77,42 +81,24 @@ def docs(session: nox.Session) -> None:
     install(session, "serve" if args.serve else "docs")
 
     if args.clean:
-        for generated in (
-            "_build",
-            "auto_examples",
-            "api/generated",
-            "jupyter_execute",
-        ):
-            shutil.rmtree(DOCS / generated, ignore_errors=True)
-        for page in ("sg_execution_times.rst", "execution_times.rst"):
-            (DOCS / page).unlink(missing_ok=True)
+        for generated in map(DOCS.joinpath, GENERATED):
+            if generated.is_dir():
+                shutil.rmtree(generated)
+            else:
+                generated.unlink(missing_ok=True)
     # A separate output for unexecuted builds, so they never replace outputs.
     name = "html-noexec" if args.no_exec else "html"
-    options = [
-        "-W",
-        "--keep-going",
-        "-n",
-        "-b",
-        "html",
-        "-d",
-        str(BUILD / f"doctrees-{name}"),
-    ]
+    options = [*SPHINX_OPTIONS, "-d", str(BUILD / f"doctrees-{name}")]
     if args.no_exec:
         options += ["-D", "plot_gallery=0", "-D", "nb_execution_mode=off"]
     outdir = BUILD / name
     if args.serve:
-        ignore = [
-            "--ignore",
-            "*/auto_examples/*",
-            "--ignore",
-            "*/_build/*",
-            "--ignore",
-            "*/api/generated/*",
-            "--ignore",
-            "*/jupyter_execute/*",
-            "--ignore",
-            "*/sg_execution_times.rst",
-        ]
+        ignore = []
+        for generated in GENERATED:
+            ignore += [
+                "--ignore",
+                f"*/{generated}" + ("" if "." in generated else "/*"),
+            ]
         session.run(
             "sphinx-autobuild",
             *options,
@@ -229,22 +215,6 @@ def lighthouse(session: nox.Session) -> None:
 NEWEST_PYTHON = "3.13"
 
 
-def floor_pins(requirements: list[str]) -> list[str]:
-    """Pin each requirement to the oldest version it allows: ``torch>=2.4`` to
-    ``torch==2.4``."""
-    pins = []
-    for text in requirements:
-        requirement = Requirement(text)
-        floors = [s.version for s in requirement.specifier if s.operator == ">="]
-        if len(floors) != 1:
-            raise ValueError(
-                f"{text!r}: a runtime requirement needs one lower bound (>=) "
-                "for the readers' session to test"
-            )
-        pins.append(f"{requirement.name}=={floors[0]}")
-    return pins
-
-
 def _interpreter(session: nox.Session, version: str) -> str:
     """A working ``python{version}``: on PATH, else one that pyenv installed."""
     candidates = [shutil.which(f"python{version}")]
@@ -314,7 +284,7 @@ def readers(session: nox.Session, versions: str) -> None:
         (bound,) = SpecifierSet(project["requires-python"])
         python_version, requirements = (
             bound.version,
-            floor_pins(project["dependencies"]),
+            [f"{n}=={v}" for n, v in lower_bounds(project["dependencies"]).items()],
         )
         extras = ["ipykernel==6.31.0", "nbclient==0.11.0"]
     else:

@@ -97,20 +97,15 @@ def _versions() -> dict[str, str]:
     from importlib.metadata import version as installed
     from platform import python_version
 
-    from packaging.requirements import Requirement
+    from build_facts import lower_bounds, requirement_names
 
-    runtime = [Requirement(text) for text in requires("tutorial-utils") or []]
-    oldest = [
-        f"{r.name} {s.version}"
-        for r in runtime
-        for s in r.specifier
-        if s.operator == ">="
-    ]
+    runtime = requirement_names()
+    oldest = [f"{n} {v}" for n, v in lower_bounds(requires("tutorial-utils")).items()]
     floor_python = metadata("tutorial-utils")["Requires-Python"].removeprefix(">=")
     return {
         "built_with": ", ".join(
             [f"Python {python_version()}"]
-            + [f"{r.name} {installed(r.name)}" for r in runtime]
+            + [f"{name} {installed(name)}" for name in runtime]
         ),
         "oldest": ", ".join([f"Python {floor_python}", *oldest]),
         "torch_built": installed("torch").split("+")[0],

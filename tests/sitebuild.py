@@ -9,6 +9,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from build_facts import GENERATED, SPHINX_OPTIONS
+
 GALLERY = ROOT / "gallery"
 SCRIPTS = sorted(GALLERY.rglob("plot_*.py"))
 #: The page every site-wide test opens: the first page of the first section.
@@ -21,20 +24,13 @@ NOTES = re.compile(
     re.IGNORECASE,
 )
 
-GENERATED = (
-    "_build",
-    "auto_examples",
-    "generated",
-    "jupyter_execute",
-    "sg_execution_times.rst",
-    "execution_times.rst",
-)
-
 
 def copy_sources(destination: Path) -> Path:
     """Copy docs/ and gallery/ without anything a build generated."""
     shutil.copytree(
-        ROOT / "docs", destination / "docs", ignore=shutil.ignore_patterns(*GENERATED)
+        ROOT / "docs",
+        destination / "docs",
+        ignore=shutil.ignore_patterns(*(Path(path).name for path in GENERATED)),
     )
     shutil.copytree(
         GALLERY, destination / "gallery", ignore=shutil.ignore_patterns("__pycache__")
@@ -49,11 +45,7 @@ def sphinx_build(docs: Path, *options: str) -> subprocess.CompletedProcess[str]:
             sys.executable,
             "-m",
             "sphinx",
-            "-W",
-            "--keep-going",
-            "-n",
-            "-b",
-            "html",
+            *SPHINX_OPTIONS,
             *options,
             str(docs),
             str(docs / "_build" / "html"),

@@ -18,21 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from build_facts import CHROMIUM_FLAGS
 
 from sitebuild import FIRST_PAGE, ROOT, page_of
 
 pytestmark = pytest.mark.docs
 
 SCREENSHOTS = ROOT / "docs" / "_build" / "screenshots"
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -77,7 +69,7 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as playwright:
         # launch() starts from a fresh, temporary profile every time.
         chromium = playwright.chromium.launch(
-            executable_path=executable, headless=True, args=CHROMIUM_FLAGS
+            executable_path=executable, headless=True, args=list(CHROMIUM_FLAGS)
         )
         yield chromium
         chromium.close()

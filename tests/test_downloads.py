@@ -12,10 +12,11 @@ import os
 import re
 import subprocess
 import sys
-from importlib.metadata import requires, version
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+from build_facts import requirement_names
 
 from sitebuild import SCRIPTS, page_of
 
@@ -32,11 +33,7 @@ print("executed", len(notebook.cells), "cells")
 
 def pinned_requirements() -> list[str]:
     """The package's requirements, pinned to the versions the tests run with."""
-    names = [
-        re.split(r"[ ;<>=!~\[]", req, maxsplit=1)[0]
-        for req in requires("tutorial-utils") or []
-    ]
-    return [f"{name}=={version(name)}" for name in names]
+    return [f"{name}=={version(name)}" for name in requirement_names()]
 
 
 @pytest.fixture(scope="module")

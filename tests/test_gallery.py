@@ -140,3 +140,15 @@ def test_every_error_shown_is_an_error(script: Path) -> None:
         f"{script.name}: the try statements on lines {lines} have no else clause; "
         "add `else: raise AssertionError(...)` so the page fails if nothing is raised"
     )
+
+
+def test_generated_paths_are_git_ignored() -> None:
+    from build_facts import GENERATED
+
+    ignored = (ROOT / ".gitignore").read_text().splitlines()
+    missing = [
+        path
+        for path in GENERATED
+        if not any(line.rstrip("/") == f"docs/{path}" for line in ignored)
+    ]
+    assert not missing, f".gitignore does not list docs/{missing}"

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import html
-import re
 import shutil
-from importlib.metadata import requires
 from pathlib import Path
 from typing import Any
 
+from build_facts import requirement_names
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.errors import ConfigError
@@ -67,14 +66,6 @@ def build_wheel(app: Sphinx, config: Config) -> None:
             )
         stamp.write_text(digest.hexdigest())
     config.html_extra_path = [*config.html_extra_path, str(wheel)]
-
-
-def requirement_names() -> list[str]:
-    """The packages ``pip install`` brings with tutorial_utils."""
-    found = requires("tutorial-utils") or []
-    return [
-        re.split(r"[ ;<>=!~\[]", requirement, maxsplit=1)[0] for requirement in found
-    ]
 
 
 def notebook_first_cell(site_url: str = "") -> str:

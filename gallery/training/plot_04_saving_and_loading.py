@@ -395,5 +395,5 @@ workdir.cleanup()
 #   PyTorch 2.6) refuses anything but data; never switch that off for a
 #   file you did not write. safetensors files hold tensors and strings.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_05_distributed_training.py`,
+# Next: :ref:`sphx_glr_auto_examples_training_plot_06_distributed_training.py`,
 # which trains one model in several processes at once.
