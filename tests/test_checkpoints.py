@@ -8,7 +8,6 @@ import torch
 from torch.utils.data import DataLoader
 
 from tutorial_utils.checkpoints import (
-    CHECKPOINT_FORMAT,
     load_checkpoint,
     save_checkpoint,
 )
@@ -94,7 +93,7 @@ def test_contents_load_with_weights_only(tmp_path: Path) -> None:
     model, optimizer, _ = make_run()
     path = save_checkpoint(str(tmp_path / "run.pt"), model, optimizer, epoch=3)
     contents = torch.load(path, weights_only=True)
-    assert contents["format"] == CHECKPOINT_FORMAT
+    assert contents["format"] == "tutorial_utils.checkpoint/1"
     assert set(contents) == {"format", "epoch", "model", "optimizer", "rng"}
 
 
@@ -139,7 +138,7 @@ def test_wrong_architecture_is_refused(tmp_path: Path) -> None:
 
 def test_bad_arguments(tmp_path: Path) -> None:
     model, optimizer, _ = make_run()
-    with pytest.raises(ValueError, match="epoch must be 0 or more; got -1"):
+    with pytest.raises(ValueError, match="epoch must be at least 0; got -1"):
         save_checkpoint(tmp_path / "a.pt", model, optimizer, epoch=-1)
     with pytest.raises(TypeError, match="epoch must be an int; got float"):
         save_checkpoint(tmp_path / "a.pt", model, optimizer, epoch=1.0)  # type: ignore[arg-type]

@@ -12,9 +12,9 @@ import torch.nn.functional as F
 
 from tutorial_utils.data import toy_tensors
 from tutorial_utils.distributed import (
-    LOOPBACK,
+    _LOOPBACK,
     RankReport,
-    find_free_port,
+    _find_free_port,
     main,
     run_ddp,
     train_rank,
@@ -88,8 +88,8 @@ def test_under_torchrun_one_rank_runs(
         "RANK": "0",
         "LOCAL_RANK": "0",
         "WORLD_SIZE": "1",
-        "MASTER_ADDR": LOOPBACK,
-        "MASTER_PORT": str(find_free_port()),
+        "MASTER_ADDR": _LOOPBACK,
+        "MASTER_PORT": str(_find_free_port()),
     }.items():
         monkeypatch.setenv(name, value)
     assert main(["--epochs=1", f"--output={tmp_path}"]) == 0
@@ -101,16 +101,16 @@ def test_under_torchrun_one_rank_runs(
 def test_train_rank_prints_nothing_and_saves(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    report = train_rank(0, 1, port=find_free_port(), epochs=1, output_dir=tmp_path)
+    report = train_rank(0, 1, port=_find_free_port(), epochs=1, output_dir=tmp_path)
     assert capsys.readouterr().out == ""
     saved = torch.load(tmp_path / "rank0.pt", weights_only=True)
     assert torch.equal(saved["parameters"], report.parameters)
 
 
 def test_free_port_can_be_bound() -> None:
-    port = find_free_port()
+    port = _find_free_port()
     with socket.socket() as sock:
-        sock.bind((LOOPBACK, port))
+        sock.bind((_LOOPBACK, port))
 
 
 def test_help_names_torchrun() -> None:
@@ -129,10 +129,14 @@ def test_help_names_torchrun() -> None:
     [
         ({"world_size": 0}, ValueError, "world_size must be at least 1; got 0"),
         ({"world_size": -2}, ValueError, "world_size must be at least 1; got -2"),
-        ({"world_size": "2"}, TypeError, "world_size must be an int; got str"),
+        ({"world_size": "2"}, TypeError, "world_size must be an int; got str '2'"),
         ({"epochs": 0}, ValueError, "epochs must be at least 1; got 0"),
-        ({"timeout": 0}, ValueError, "timeout must be greater than 0; got 0"),
-        ({"lr": -0.1}, ValueError, "lr must be greater than 0; got -0.1"),
+        ({"timeout": 0}, ValueError, "timeout must be a finite number greater than 0"),
+        (
+            {"lr": -0.1},
+            ValueError,
+            "lr must be a finite number greater than 0; got -0.1",
+        ),
     ],
 )
 def test_run_ddp_bad_arguments(
@@ -152,7 +156,7 @@ def test_run_ddp_bad_arguments(
             0,
             1,
             {"backend": "mpi"},
-            r"backend must be one of \('gloo', 'nccl'\); got 'mpi'",
+            "backend must be one of 'gloo', 'nccl'; got 'mpi'",
         ),
         (0, 1, {"output_dir": "no/such/folder"}, "is not a folder"),
     ],

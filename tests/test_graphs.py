@@ -9,13 +9,13 @@ import torch.nn.functional as F
 from matplotlib.colors import to_rgb
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.graphs import (
     AutogradGraph,
     GraphNode,
     autograd_graph,
     draw_graph,
 )
-from tutorial_utils.plotting import PALETTE
 
 
 def logistic() -> dict[str, torch.Tensor]:
@@ -152,7 +152,7 @@ def test_too_many_nodes() -> None:
     with pytest.raises(ValueError, match="more than max_nodes=5 nodes"):
         autograd_graph(out, max_nodes=5)
     assert len(autograd_graph(out, max_nodes=11).nodes) == 11
-    with pytest.raises(ValueError, match="max_nodes must be a positive int; got 0"):
+    with pytest.raises(ValueError, match="max_nodes must be at least 1; got 0"):
         autograd_graph(out, max_nodes=0)
 
 
@@ -219,7 +219,11 @@ def test_draw_bad_input() -> None:
         match=r"must be an AutogradGraph from autograd_graph\(\.\.\.\); got Tensor",
     ):
         draw_graph(logistic()["loss"])  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="direction must be 'LR' or 'TB'; got 'RL'"):
+    with pytest.raises(
+        ValueError, match="direction must be one of 'LR', 'TB'; got 'RL'"
+    ):
         draw_graph(graph, direction="RL")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="fontsize must be a number from 4 to 30"):
+    with pytest.raises(
+        ValueError, match="fontsize must be a finite number from 4 to 30"
+    ):
         draw_graph(graph, fontsize=0)

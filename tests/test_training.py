@@ -9,20 +9,7 @@ from torch.utils.data import DataLoader, TensorDataset
 
 from tutorial_utils.data import toy_datasets
 from tutorial_utils.models import NeuralNetwork
-from tutorial_utils.training import accuracy, evaluate, fit, train_one_epoch
-
-
-def test_accuracy() -> None:
-    logits = torch.tensor([[2.0, 1.0], [0.0, 3.0], [5.0, 4.0], [1.0, 2.0]])
-    assert accuracy(logits, torch.tensor([0, 1, 1, 1])) == 0.75
-    assert accuracy(logits.softmax(dim=1), torch.tensor([0, 1, 1, 1])) == 0.75
-
-
-def test_accuracy_bad_shapes() -> None:
-    with pytest.raises(ValueError, match=r"shape \(2,\) do not fit labels of shape"):
-        accuracy(torch.zeros(2), torch.zeros(2, dtype=torch.long))
-    with pytest.raises(ValueError, match="zero samples"):
-        accuracy(torch.zeros(0, 2), torch.zeros(0, dtype=torch.long))
+from tutorial_utils.training import evaluate, fit, train_one_epoch
 
 
 def test_train_one_epoch_reproduces_the_source_texts_first_epoch() -> None:

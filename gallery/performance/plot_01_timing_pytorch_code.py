@@ -4,9 +4,8 @@ Timing PyTorch code
 
 Measure how long PyTorch code takes so that the number means something:
 warmed up, on a stated number of threads, with the GPU synchronised. After
-this page you can time a Python loop against a vectorised call, PyTorch
-against NumPy and a CPU against a GPU, and say what a matrix product should
-cost.
+this page you can time a Python loop against a vectorised call, and PyTorch
+against NumPy, and time GPU code without timing only its queueing.
 """
 
 # %%
@@ -23,22 +22,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 from threadpoolctl import threadpool_info, threadpool_limits
-from torch.utils.benchmark import Timer
+from torch.utils.benchmark import Compare, Timer
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.devices import device_name, pick_device
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import PALETTE
-from tutorial_utils.timing import (
-    benchmark,
-    comparison_table,
-    describe_peak,
-    flop_rate,
-    format_rate,
-    format_time,
-    matmul_flop,
-    matmul_precision,
-    peak_flop_rate,
-)
+from tutorial_utils.timing import benchmark, format_time
 
 device = pick_device()
 all_threads = torch.get_num_threads()
@@ -68,6 +57,7 @@ Timer("seen.add(torch.get_num_threads())", globals={"seen": seen}).timeit(5)
 print(f"threads inside a Timer: {seen}, outside: {torch.get_num_threads()}")
 print(re.sub(r"0x[0-9A-Fa-f]+", "0x...", repr(measurement).splitlines()[0]))
 assert seen == {1}, "a Timer runs its statement on one thread"
+assert re.search(r"0x[0-9A-Fa-f]+", repr(measurement)), "a Measurement's address"
 
 # %%
 # :func:`~tutorial_utils.timing.benchmark` wraps that timer. It calls the
@@ -90,16 +80,55 @@ print(vectorised)
 # runs inside a compiled :term:`kernel`. Each pass through the Python loop
 # picks one element out of the :term:`tensor` and adds two 0-d tensors, each
 # step going through the Python interpreter and PyTorch's dispatch. A million
-# passes would take seconds, so the loop adds 10,000 numbers: in four loops
-# over 2,500, or in one over 10,000. Other programs can only add time to a
-# run, so ``quickest`` keeps the quickest of several runs (on one thread, a
-# Timer's default). Both ways take about as long per number (within a factor
-# of two, checked): the loop's time grows in proportion to its length.
+# passes would take seconds, so each run of the loop adds 10,000 numbers: in
+# ten loops over 1,000, four over 2,500, two over 5,000 or one over 10,000,
+# timed by :meth:`~torch.utils.benchmark.Timer.timeit` (on one thread, a
+# Timer's default). Other programs can only add time to a run, so the
+# quickest of five runs of each length counts; the lengths take turns, so
+# that a busy spell slows them all alike. Every length takes about as long
+# per number (within a factor of two, checked): the loop's time grows in
+# proportion to its length.
 def python_sum(values: torch.Tensor) -> torch.Tensor:
     total = torch.zeros((), dtype=values.dtype)
     for i in range(len(values)):
         total += values[i]
     return total
+
+
+lengths = [1_000, 2_500, 5_000, 10_000]
+runs = {count: [] for count in lengths}
+for _ in range(5):
+    for count in lengths:
+        timer = Timer("fn()", globals={"fn": partial(python_sum, numbers[:count])})
+        runs[count].append(timer.timeit(10_000 // count).mean)
+loop_times = {count: min(times) for count, times in runs.items()}
+for count, loop in loop_times.items():
+    print(f"{count:6,} numbers: {format_time(loop)}, {format_time(loop / count)} each")
+per_number = [loop_times[count] / count for count in lengths]
+spread = max(per_number) / min(per_number)
+print(f"slowest time per number / quickest: {spread:.2f}")
+assert spread < 2, "the loop's time grows in proportion to its length"
+
+# %%
+# Drawn against the length, the quickest runs lie close to a straight line
+# through zero (dashed, through the longest loop's): a constant cost per
+# number. The other runs (grey dots) are slower by what else the machine was
+# doing meanwhile.
+fig, ax = plt.subplots(figsize=(5.5, 3.4), layout="constrained")
+every_run = [(count, t * 1e3) for count, times in runs.items() for t in times]
+ax.plot(*zip(*every_run, strict=True), ".", color="grey", label="every run")
+milliseconds = [loop_times[count] * 1e3 for count in lengths]
+ax.plot(lengths, milliseconds, "o", color=PALETTE[5], label="quickest run")
+ax.plot([0, lengths[-1]], [0, milliseconds[-1]], "--", color="grey", label="∝ length")
+ax.set(xlim=(0, None), ylim=(0, None), xlabel="numbers added by the loop")
+ax.set(ylabel="milliseconds", title="Python loop over a float64 tensor, 1 thread")
+ax.legend()
+plt.show()
+
+# %%
+# Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
+# from the proportional growth just checked), the loop takes a hundred times
+# longer. Against the quickest of five runs of ten :func:`torch.sum` calls:
 
 
 def quickest(fn: Callable[[], object], calls: int = 1, runs: int = 5) -> float:
@@ -108,20 +137,7 @@ def quickest(fn: Callable[[], object], calls: int = 1, runs: int = 5) -> float:
     return min(timer.timeit(calls).mean for _ in range(runs))
 
 
-per_number = {}
-for count in (2_500, 10_000):
-    loop = quickest(partial(python_sum, numbers[:count]), calls=10_000 // count)
-    per_number[count] = loop / count
-    print(f"{count:6,} numbers: {format_time(loop)}, {format_time(loop / count)} each")
-ratio = per_number[10_000] / per_number[2_500]
-print(f"time per number, 10,000 against 2,500: {ratio:.2f}")
-assert 1 / 2 < ratio < 2, "the loop's time grows in proportion to its length"
-
-# %%
-# Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
-# from the proportional growth just checked), the loop takes a hundred times
-# longer. Against the quickest of five runs of ten :func:`torch.sum` calls:
-loop_million = per_number[10_000] * numbers.numel()
+loop_million = loop_times[10_000] / 10_000 * numbers.numel()
 summed = quickest(partial(torch.sum, numbers), calls=10)
 speedup = loop_million / summed
 print(f"Python loop, 10⁶ numbers: {format_time(loop_million)} (10,000 timed, x100)")
@@ -182,9 +198,9 @@ if torch.backends.cpu.get_cpu_capability() == "AVX512":
 # has finished; call it before every reading of the clock. The first
 # product of a process also sets up cuBLAS, the GPU's :term:`BLAS` library,
 # so it is slower, and timed apart. :func:`~tutorial_utils.timing.benchmark`
-# does all of this: a warm-up call, then the same waiting as
-# :func:`~tutorial_utils.timing.synchronize` (which also knows the Apple
-# GPU's :func:`torch.mps.synchronize`) before every reading of the clock.
+# does all of this: a warm-up call, then, before every reading of the clock,
+# the wait for the device that it was given (:func:`torch.cuda.synchronize`,
+# or :func:`torch.mps.synchronize` for an Apple GPU).
 # On a machine with a CUDA GPU, this cell times one product three ways: ten
 # calls without synchronising, ten with, and the helper's own runs.
 if torch.cuda.is_available():
@@ -221,179 +237,83 @@ else:
 # -------------------------------------
 # A fair race gives both libraries the same product: the same numbers, the
 # same :term:`dtype` (NumPy's default is float64, PyTorch's float32) and the
-# same number of threads. The helper sets PyTorch's threads, and
-# ``threadpool_limits`` (from ``threadpoolctl``, installed with scikit-learn)
-# those of the BLAS library NumPy calls, if it recognises it: the OpenBLAS of
-# NumPy's pip packages for Linux and Windows, yes; Apple's Accelerate, which
-# they use on macOS 14 and later, no (the first line below names what it
-# found). PyTorch's x86 builds use Intel's MKL, so which library wins depends
-# on the machine. More threads need not be faster: a small product has little
-# work to share, and on a busy machine each thread waits for the slowest.
+# same number of threads. A Timer sets PyTorch's threads (``num_threads=``),
+# and ``threadpool_limits`` (from ``threadpoolctl``, installed with
+# scikit-learn) those of the BLAS library NumPy calls, if it recognises it:
+# the OpenBLAS of NumPy's pip packages for Linux and Windows, yes; Apple's
+# Accelerate, which they use on macOS 14 and later, no (the first line below
+# names what it found). PyTorch's x86 builds use Intel's MKL, so which
+# library wins depends on the machine.
 blas = [lib["internal_api"] for lib in threadpool_info() if lib["user_api"] == "blas"]
 print(f"BLAS that threadpoolctl controls here: {', '.join(blas) or 'none'}")
 a, b = torch.randn(500, 500), torch.randn(500, 500)
 a_np, b_np = a.numpy(), b.numpy()  # the same numbers, shared with the tensors
+
+# %%
+# :class:`torch.utils.benchmark.Compare` lays the medians of several Timers
+# out as a table, by their labels: ``label`` titles it, each ``description``
+# is a column and each ``sub_label`` a row, and rows are grouped by thread
+# count. Unlike a printed Measurement, the table holds no memory address.
+# :meth:`~torch.utils.benchmark.Timer.blocked_autorange` first runs the
+# statement a few times, unmeasured, to choose how many calls a block holds,
+# which also warms it up. More threads need not be faster: a small product
+# has little work to share, and on a busy machine each thread waits for the
+# slowest.
 race = []
 for threads in thread_counts:
-    race.append(benchmark(partial(torch.matmul, a, b), label="torch", threads=threads))
-    with threadpool_limits(limits=threads, user_api="blas"):
-        numpy_product = partial(np.matmul, a_np, b_np)
-        race.append(benchmark(numpy_product, label="NumPy", threads=threads))
-print(f"{a_np.dtype} product of two 500 x 500 matrices, median time:")
-print(comparison_table(race, rows="label", columns="threads"))
-for torch_timing, numpy_timing in zip(race[::2], race[1::2], strict=True):
-    ratio = numpy_timing.median / torch_timing.median
-    print(f"threads={torch_timing.threads}: NumPy's time / torch's = {ratio:.2f}")
+    for library, product in [
+        ("torch", partial(torch.matmul, a, b)),
+        ("NumPy", partial(np.matmul, a_np, b_np)),
+    ]:
+        timer = Timer(
+            "product()",
+            globals={"product": product},
+            num_threads=threads,
+            label=f"{a_np.dtype} product of two 500 x 500 matrices",
+            sub_label="median time",
+            description=library,
+        )
+        with threadpool_limits(limits=threads, user_api="blas"):
+            race.append(timer.blocked_autorange(min_run_time=0.2))
+table = str(Compare(race))
+print(table)
+assert not re.search(r"0x[0-9A-Fa-f]+", table), "a Compare table holds no address"
+for torch_run, numpy_run in zip(race[::2], race[1::2], strict=True):
+    ratio = numpy_run.median / torch_run.median
+    print(
+        f"threads={torch_run.task_spec.num_threads}: NumPy's time / torch's = {ratio:.2f}"
+    )
 
 # sphinx_gallery_start_ignore
 torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
 with threadpool_limits(limits=1, user_api="blas"):
     limited = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
 assert limited == [1] * len(blas), limited
+# blocked_autorange calls the statement before the calls it measures.
+calls = []
+counted = Timer("calls.append(1)", globals={"calls": calls}).blocked_autorange(
+    min_run_time=0.01
+)
+assert len(calls) > counted.number_per_run * len(counted.times)
 # sphinx_gallery_end_ignore
-
-# %%
-# From small to large matrices
-# ----------------------------
-# A product of two n-by-n matrices takes 2·n³ floating-point operations:
-# n² dot products, each of n multiplications and n - 1 additions, counted as
-# n (:func:`~tutorial_utils.timing.matmul_flop`). Doubling n multiplies the
-# work by eight. Dividing the work by the time gives the rate the CPU
-# achieved, in FLOP/s, floating-point operations per second
-# (:func:`~tutorial_utils.timing.flop_rate`). One thread, so that the rate is
-# that of one core.
-sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
-by_size = {}
-for n in sizes:
-    a, b = torch.randn(n, n), torch.randn(n, n)
-    by_size[n] = benchmark(partial(torch.matmul, a, b), threads=1, min_run_time=0.05)
-gflops = {n: flop_rate(t, matmul_flop(n)) / 1e9 for n, t in by_size.items()}
-print("   n        time   GFLOP/s")
-for n, timing in by_size.items():
-    print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
-
-# sphinx_gallery_start_ignore
-slope = np.log(by_size[1024].median / by_size[128].median) / np.log(1024 / 128)
-assert 2 < slope < 4.5, by_size
-# sphinx_gallery_end_ignore
-
-# %%
-# An 8-by-8 product is too small to keep the CPU busy: the fixed cost of any
-# call (checking the arguments, choosing a kernel, allocating the result)
-# takes longer than its 1,024 operations would at the best rate, so its rate
-# is a fraction of the best. What this CPU's peak is, the helper does
-# not know (it depends on the clock, the cores and the vector units), so
-# :func:`~tutorial_utils.timing.describe_peak` says so instead of guessing.
-best = max(gflops.values()) * 1e9
-print(f"n=8: {gflops[8] * 1e9 / best:.1%} of the best rate")
-print(f"best: {format_rate(best)} ({describe_peak(best, 'cpu', 'fp32')})")
-assert gflops[8] * 1e9 < best / 2, "at n=8, fixed costs outweigh the work"
-
-# %%
-# On logarithmic axes, the time of the larger products climbs roughly as n³,
-# the grey line of slope 3, as 2·n³ says; the rate shows how far the small
-# products are from the CPU's best.
-fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
-ax_time.loglog(sizes, [by_size[n].median for n in sizes], "o-", color=PALETTE[5])
-reference = by_size[1024].median * (np.array(sizes) / 1024) ** 3
-ax_time.loglog(sizes, reference, "--", color="grey", label="∝ n³")
-ax_time.set(ylabel="seconds per product", title="time")
-ax_time.legend()
-ax_rate.plot(sizes, [gflops[n] for n in sizes], "o-", color=PALETTE[1])
-ax_rate.set(ylabel="GFLOP/s", title="rate", ylim=(0, None))
-for ax in (ax_time, ax_rate):
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(sizes, [str(n) for n in sizes], minor=False)
-    ax.minorticks_off()
-    ax.set_xlabel("n")
-fig.suptitle(f"float32 n-by-n products, 1 thread, on {device_name('cpu')}")
-plt.show()
-
-# %%
-# CPU against GPU
-# ---------------
-# A fair race between CPU and GPU lets each use all its hardware (the CPU
-# all its threads) and counts the copies: tensors made on the CPU must be
-# copied to the GPU (:meth:`~torch.Tensor.to`), and the result back. On a
-# machine with a CUDA GPU, this cell times a small and a large product on
-# the CPU, on the GPU with the inputs there, and as a round trip (copies
-# there, product, copy back), whose extra time must exceed what the bytes
-# copied would take at 1 TB/s (a PCIe 5.0 x16 link carries about 64 GB/s
-# each way). The GPU's rate is compared with its published peak, which
-# depends on the arithmetic: on NVIDIA GPUs from the Ampere generation on,
-# cuBLAS can run a float32 product in :term:`TF32`, less precise and, on
-# data-centre GPUs such as the H100, several times faster. PyTorch does so
-# only when asked: :func:`torch.set_float32_matmul_precision` with
-# ``"high"`` or ``"medium"`` (as on this page) or, since PyTorch 2.9,
-# ``torch.backends.cuda.matmul.fp32_precision = "tf32"``.
-if torch.cuda.is_available():
-
-    def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-        return (a.to(device) @ b.to(device)).cpu()
-
-    precision = matmul_precision(torch.float32, device)
-    print(f"matmul precision {torch.get_float32_matmul_precision()!r}: {precision}")
-    for n in (512, 4096):
-        a, b = torch.randn(n, n), torch.randn(n, n)
-        a_gpu, b_gpu = a.to(device), b.to(device)
-        cpu = benchmark(partial(torch.matmul, a, b), label="CPU, all threads")
-        gpu = benchmark(partial(torch.matmul, a_gpu, b_gpu), label="GPU", device=device)
-        trip = benchmark(
-            partial(round_trip, a, b), label="GPU round trip", device=device
-        )
-        rate = flop_rate(gpu, matmul_flop(n))
-        peak = describe_peak(rate, device, precision)
-        print(f"n={n}:", cpu, gpu, trip, sep="\n  ")
-        print(f"  GPU rate: {format_rate(rate)}, {peak}")
-        print(
-            f"  CPU time / GPU time: {cpu.median / gpu.median:.1f}, "
-            f"with the copies: {cpu.median / trip.median:.1f}"
-        )
-        copied = 3 * a.nbytes  # a and b to the GPU, their product back
-        assert trip.median - gpu.median > copied / 1e12, "the copies cost time"
-else:
-    print("This build has no CUDA GPU: only the CPU times above were measured.")
-
-# %%
-# On an NVIDIA GPU of the Ampere generation or later (compute capability 8.0
-# and up), this cell times the n=4096 product with the default setting and
-# with TF32 allowed, and measures both results against a float64 product of
-# the same matrices.
-nvidia = torch.cuda.is_available() and torch.version.cuda is not None
-if nvidia and torch.cuda.get_device_capability() >= (8, 0):
-    exact = a_gpu.double() @ b_gpu.double()
-    times, errors = {}, {}
-    try:
-        for setting in ("highest", "high"):
-            torch.set_float32_matmul_precision(setting)
-            timing = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
-            error = (a_gpu @ b_gpu - exact).abs().max() / exact.abs().max()
-            times[setting], errors[setting] = timing.median, error.item()
-            print(f"{setting!r}: {timing}, relative error {error:.1e}")
-    finally:
-        torch.set_float32_matmul_precision("highest")
-    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
-    if peak_flop_rate(device, "tf32") is not None:  # the H100 and H200
-        assert times["high"] < times["highest"] / 2, "TF32 is several times faster"
-else:
-    print("No NVIDIA GPU of the Ampere generation or later here: no TF32 to time.")
 
 # %%
 # Summary
 # -------
-# - Time with :class:`torch.utils.benchmark.Timer` (here through
+# - Time with :class:`torch.utils.benchmark.Timer` (here also through
 #   :func:`~tutorial_utils.timing.benchmark`), not one :func:`time.perf_counter`
 #   reading: warm up first, report the median of many runs (compare the
 #   quickest on a busy machine), and say how many threads ran.
+# - Print the numbers a Measurement holds, or a
+#   :class:`~torch.utils.benchmark.Compare` table of several, not the
+#   Measurement itself: its first line holds a memory address.
 # - On a GPU, synchronise before every reading of the clock; otherwise you
 #   time the queueing.
 # - A Python loop over a tensor's elements takes time in proportion to their
 #   number; extrapolated to a million, over 1,000 times a vectorised call's.
-# - A fair comparison uses the same data, dtype and threads on both sides,
-#   and counts the copies to and from the GPU.
-# - 2·n³ divided by the time gives a matrix product's FLOP/s; above the
-#   device's peak, where it is known, the measurement is broken.
+# - A fair comparison uses the same data, dtype and threads on both sides.
 #
-# Next, :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
-# builds a neural network from these tensors. The helpers this page imports
-# are documented in :doc:`/api`.
+# Next, :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`
+# counts the work in a matrix product and compares the rate achieved with
+# what the hardware can do. The helpers this page imports are documented in
+# :doc:`/api`.

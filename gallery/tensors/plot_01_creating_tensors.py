@@ -18,7 +18,7 @@ import torch
 
 from tutorial_utils.devices import pick_device
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import draw_tensors
+from tutorial_utils.grids import draw_tensors
 
 device = pick_device()
 print(environment_summary(device))

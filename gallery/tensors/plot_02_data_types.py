@@ -19,8 +19,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import PALETTE, draw_tensors
+from tutorial_utils.grids import draw_tensors
 
 print(environment_summary(torch.device("cpu")))
 

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import torch
 
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import draw_tensors
+from tutorial_utils.grids import draw_tensors
 
 print(environment_summary(torch.device("cpu")))
 

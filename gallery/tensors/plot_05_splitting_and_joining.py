@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import torch
 
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import draw_join, draw_split
+from tutorial_utils.moves import draw_join, draw_split
 
 print(environment_summary("cpu"))
 

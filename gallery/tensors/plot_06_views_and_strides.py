@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import torch
 
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import draw_views
+from tutorial_utils.views import draw_views
 
 print(environment_summary("cpu"))
 

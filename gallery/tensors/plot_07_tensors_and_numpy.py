@@ -15,7 +15,8 @@ import numpy as np
 import torch
 
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import draw_tensors, draw_views
+from tutorial_utils.grids import draw_tensors
+from tutorial_utils.views import draw_views
 
 print(environment_summary())
 

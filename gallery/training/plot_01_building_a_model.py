@@ -17,10 +17,9 @@ import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork as HelperNetwork
-from tutorial_utils.models import count_parameters
-from tutorial_utils.plotting import PALETTE
 
 device = torch.device("cpu")
 print(environment_summary(device))
@@ -105,12 +104,11 @@ assert sum(p.numel() for p in torch.nn.Linear(50, 30, bias=False).parameters()) 
 # :term:`optimiser` uses to update it. Setting it to ``False`` *freezes* the
 # parameter, as when fine-tuning only the last layer of a model; the count of
 # trainable parameters drops by the frozen layer's ``50·30 + 30``.
-# :func:`~tutorial_utils.models.count_parameters` counts either way.
 model.layers[0].requires_grad_(False)
 trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 print("trainable with layer 0 frozen:", trainable)
-print("all parameters:               ", count_parameters(model, trainable_only=False))
-assert trainable == count_parameters(model) == num_params - linear_parameters(50, 30)
+print("all parameters:               ", sum(p.numel() for p in model.parameters()))
+assert trainable == num_params - linear_parameters(50, 30)
 model.layers[0].requires_grad_(True)
 
 # sphinx_gallery_start_ignore
@@ -354,9 +352,9 @@ else:
 # GPUs, or Apple's ``"mps"``), this cell moves a copy of the model there, runs
 # it on the moved input, and checks that the logits agree with the CPU's to
 # rounding: a GPU may add the terms of a product in another order. Whether
-# it is faster depends on the size of the work; the timing page,
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`,
-# shows how to measure it.
+# it is faster depends on the size of the work:
+# :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`
+# times matrix products of two sizes on both.
 gpu = None
 if torch.cuda.is_available():
     gpu = torch.device("cuda")

@@ -17,10 +17,9 @@ import matplotlib.pyplot as plt
 import torch
 from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
 
-from tutorial_utils.data import ToyDataset as HelperDataset
-from tutorial_utils.data import toy_tensors
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.data import toy_datasets, toy_tensors
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.plotting import PALETTE
 
 device = torch.device("cpu")
 print(environment_summary(device))
@@ -106,16 +105,15 @@ print(train_ds[3])
 # %%
 # For tensors already in memory, this class is not needed:
 # :class:`~torch.utils.data.TensorDataset` does the same for any tensors
-# that share their first :term:`dimension`. The same class as above, with
-# checks of its inputs, is :class:`tutorial_utils.data.ToyDataset`, which
-# the next pages use. All three give the same samples:
+# that share their first :term:`dimension`. The next pages use it:
+# :func:`tutorial_utils.data.toy_datasets` returns the toy data wrapped in
+# two of them. Both classes give the same samples:
 tensor_ds = TensorDataset(X_train, y_train)
-helper_ds = HelperDataset(X_train, y_train)
 print(len(tensor_ds), tensor_ds[3])
-for ds in (tensor_ds, helper_ds):
-    assert len(ds) == len(train_ds)
-    for index in range(len(train_ds)):
-        torch.testing.assert_close(ds[index], train_ds[index], rtol=0, atol=0)
+assert len(tensor_ds) == len(train_ds)
+for index in range(len(train_ds)):
+    torch.testing.assert_close(tensor_ds[index], train_ds[index], rtol=0, atol=0)
+assert all(isinstance(ds, TensorDataset) for ds in toy_datasets())
 
 
 # sphinx_gallery_start_ignore

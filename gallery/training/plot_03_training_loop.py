@@ -21,10 +21,10 @@ from matplotlib.colors import to_rgb
 from matplotlib.ticker import MaxNLocator
 from torch.utils.data import DataLoader, TensorDataset
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import load_digits_tensors, toy_datasets, toy_tensors
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import MLP, NeuralNetwork
-from tutorial_utils.plotting import PALETTE
 from tutorial_utils.training import evaluate, fit
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -397,4 +397,4 @@ plt.show()
 #   history; a confusion matrix shows which classes get mixed up.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_04_saving_and_loading.py`,
-# which saves a trained model and resumes a run exactly where it stopped.
+# which saves a trained model and loads it back, safely.

@@ -1,10 +1,10 @@
 """
-Saving and loading
-==================
+Saving and loading a model
+==========================
 
-Save a model's weights and load them into a new model, checkpoint a whole
-training run and resume it exactly, load files saved on a GPU, and know
-which files :func:`torch.load` refuses to open, and why.
+Save a model's weights and load them into a new model, load files saved on
+a GPU, know which files :func:`torch.load` refuses to open and why, and
+see what a safetensors file holds instead.
 """
 
 # %%
@@ -20,12 +20,14 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import torch
+from matplotlib.patches import Patch
 from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 from torch.utils.data import DataLoader
 
-from tutorial_utils.checkpoints import load_checkpoint, save_checkpoint
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import toy_datasets, toy_tensors
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork
@@ -101,10 +103,11 @@ assert not torch.equal(norm_state["bias"], bias_before)
 # :func:`torch.save` writes the dictionary to a file: a zip archive with a
 # pickle describing the dictionary (``data.pkl``) and the bytes of each
 # tensor's :term:`storage` (``data/0``, ``data/1``, ..., here one per
-# tensor). The whole storage is written, so a :term:`view` of a large tensor
-# saves all of it: ``clone()`` the view to save only its elements. ``.pt``
-# and ``.pth`` are the usual extensions. To load, build a model of the same
-# class and give it the dictionary that :func:`torch.load` reads back.
+# tensor; the end of the page draws the file). The whole storage is
+# written, so a :term:`view` of a large tensor saves all of it: ``clone()``
+# the view to save only its elements. ``.pt`` and ``.pth`` are the usual
+# extensions. To load, build a model of the same class and give it the
+# dictionary that :func:`torch.load` reads back.
 weights_path = folder / "model.pth"
 torch.save(model.state_dict(), weights_path)
 print(f"{weights_path.name}: {weights_path.stat().st_size:,} bytes")
@@ -211,87 +214,6 @@ if torch.cuda.is_available():
 else:
     print("This build has no CUDA GPU, so it cannot write a file of CUDA tensors.")
 
-# %%
-# Checkpoints: resuming a run
-# ---------------------------
-# To continue training later (after a crash, or on a cluster whose jobs
-# have a time limit), the weights are not enough. The optimiser has state of
-# its own: with momentum, a running direction for each parameter. And the
-# order of the :term:`batches <batch>` in the next epochs comes from
-# the random number generator. The run below trains for six epochs with SGD
-# and momentum, and after the third saves a checkpoint: a dictionary of the
-# model's and the optimiser's state dicts, the epoch, and the state of the
-# random number generator (:func:`torch.get_rng_state`; a run that draws
-# random numbers on a GPU also saves :func:`torch.cuda.get_rng_state_all`).
-torch.manual_seed(0)
-uninterrupted = NeuralNetwork(2, 2)
-sgd = torch.optim.SGD(uninterrupted.parameters(), lr=0.1, momentum=0.9)
-losses = [train_one_epoch(uninterrupted, train_loader, sgd) for _ in range(3)]
-to_save = {"model": uninterrupted.state_dict(), "optimizer": sgd.state_dict()}
-to_save |= {"epoch": 3, "rng": torch.get_rng_state()}
-torch.save(to_save, folder / "checkpoint.pt")
-losses += [train_one_epoch(uninterrupted, train_loader, sgd) for _ in range(3)]
-print("losses:", [f"{loss:.4f}" for loss in losses])
-print("optimiser state of the first parameter:", list(sgd.state_dict()["state"][0]))
-
-# %%
-# A later process starts with other random weights and another random
-# state, which ``torch.manual_seed(999)`` stands for here. It builds the
-# same model and optimiser, restores the three states, and trains the
-# remaining epochs:
-torch.manual_seed(999)
-resumed = NeuralNetwork(2, 2)
-sgd = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
-checkpoint = torch.load(folder / "checkpoint.pt", weights_only=True)
-resumed.load_state_dict(checkpoint["model"])
-sgd.load_state_dict(checkpoint["optimizer"])
-torch.set_rng_state(checkpoint["rng"])
-start = checkpoint["epoch"]
-resumed_losses = [train_one_epoch(resumed, train_loader, sgd) for _ in range(start, 6)]
-pairs = zip(resumed.parameters(), uninterrupted.parameters(), strict=True)
-identical = all(torch.equal(a, b) for a, b in pairs)
-print("parameters identical to the uninterrupted run:", identical)
-assert identical
-assert resumed_losses == losses[3:]
-
-# %%
-# Identical, bit for bit (:func:`torch.equal`, not just close), on this CPU;
-# on a GPU that holds only where every operation of the run is
-# deterministic (see :func:`torch.use_deterministic_algorithms`). Resuming
-# with the weights alone, with a fresh optimiser and the random state of
-# the new process, gives another run:
-torch.manual_seed(999)
-weights_only_run = NeuralNetwork(2, 2)
-weights_only_run.load_state_dict(checkpoint["model"])
-fresh_sgd = torch.optim.SGD(weights_only_run.parameters(), lr=0.1, momentum=0.9)
-other_loss = train_one_epoch(weights_only_run, train_loader, fresh_sgd)
-print(f"loss of epoch 4: {other_loss:.4f} instead of {losses[3]:.4f}")
-assert other_loss != losses[3]
-
-# %%
-# :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a
-# dictionary in one call (with the CUDA generators' states too when there
-# is a GPU, and a mark that tells a checkpoint from other files), and
-# :func:`~tutorial_utils.checkpoints.load_checkpoint` restores it, loading
-# with ``weights_only=True``, and returns the epoch. ``save_checkpoint``
-# refuses to replace an existing file unless called with
-# ``overwrite=True``, so that a run restarted from scratch cannot destroy
-# the checkpoint it should have resumed from:
-run_path = save_checkpoint(folder / "run.pt", resumed, sgd, epoch=6)
-try:
-    save_checkpoint(run_path, resumed, sgd, epoch=6)
-except FileExistsError as error:
-    print(f"FileExistsError: {error.strerror}")
-else:
-    raise AssertionError("save_checkpoint replaced an existing file")
-print("epochs done:", load_checkpoint(run_path, NeuralNetwork(2, 2)))
-
-# sphinx_gallery_start_ignore
-assert set(checkpoint) <= set(torch.load(run_path, weights_only=True))
-save_checkpoint(run_path, resumed, sgd, epoch=7, overwrite=True)
-assert torch.load(run_path, weights_only=True)["epoch"] == 7
-# sphinx_gallery_end_ignore
-
 
 # %%
 # Why ``torch.load`` refuses most objects
@@ -333,9 +255,10 @@ assert captured.getvalue() == ""
 # printed the line. Never pass ``weights_only=False`` for a file you did
 # not write yourself: it runs whatever the file says. For your own classes
 # there is a narrower route, :func:`torch.serialization.add_safe_globals`,
-# which allows the types you list and trust. The checkpoints above need
-# none of this: they hold only tensors and plain Python data (numbers,
-# strings, ``None``, lists and dicts). Your version's default:
+# which allows the types you list and trust. A state dict needs none of
+# this, nor do the checkpoints of the next page: they hold only tensors and
+# plain Python data (numbers, strings, ``None``, lists, tuples and dicts).
+# Your version's default:
 safe_default = torch.__version__ >= "2.6"  # compared as a version, not as text
 print(f"torch {torch.__version__}: torch.load defaults to weights_only={safe_default}")
 if safe_default:  # then the default refuses the file too, printing nothing
@@ -370,13 +293,72 @@ with safe_open(safe_path, framework="pt") as lazy:
 # %%
 # The dictionary of tensors takes nothing else: an epoch number goes into the
 # strings (as ``"3"``, or as JSON), and a checkpoint full of numbers, lists
-# and nested dicts is simpler as a :func:`torch.save` file.
+# and nested dicts (next page) is simpler as a :func:`torch.save` file.
 try:
     save_file({"epoch": 3}, folder / "epoch.safetensors")
 except (TypeError, ValueError) as error:
     print(f"{type(error).__name__}: {error}")
 else:
     raise AssertionError("safetensors saved a number as a tensor")
+
+# %%
+# The two files of the same weights, drawn to scale below. The ``.pt``
+# archive starts with its pickle; each tensor's bytes follow in an entry of
+# their own, stored uncompressed and padded to start at a multiple of 64
+# bytes, between zip headers and a few small records; the zip's index of its
+# entries comes last. The safetensors file is the length, the header and one
+# block of tensor bytes. Both hold the same tensor bytes. The rest is
+# bookkeeping for each tensor and for the file, whatever the tensors' sizes:
+# the files of a large model are almost all tensor bytes.
+tensor_bytes = sum(t.numel() * t.element_size() for t in state.values())
+pt_raw = weights_path.read_bytes()
+pt_spans = {"tensors": [], "description": []}  # (start, size) of each part
+with zipfile.ZipFile(weights_path) as archive:
+    for info in archive.infolist():
+        assert info.compress_type == zipfile.ZIP_STORED
+        kind = "tensors" if "/data/" in info.filename else "description"
+        if kind == "tensors" or info.filename.endswith("/data.pkl"):
+            content = archive.read(info)  # found right after the entry's header
+            start = pt_raw.index(content, info.header_offset)
+            pt_spans[kind].append((start, len(content)))
+length = int.from_bytes(raw[:8], "little")
+safe_spans = {"tensors": [(8 + length, len(raw) - 8 - length)]}
+safe_spans["description"] = [(8, length)]
+print(f"tensor bytes in each file: {tensor_bytes:,}")
+for spans in (pt_spans, safe_spans):
+    assert sum(size for _, size in spans["tensors"]) == tensor_bytes
+assert all(start % 64 == 0 for start, _ in pt_spans["tensors"])
+assert pt_spans["description"][0][0] < min(start for start, _ in pt_spans["tensors"])
+assert pt_raw.index(b"PK\x01\x02") > max(sum(span) for span in pt_spans["tensors"])
+
+fig, ax = plt.subplots(figsize=(9, 2.4), layout="constrained")
+files = {weights_path.name: (pt_raw, pt_spans), safe_path.name: (raw, safe_spans)}
+for row, (data, spans) in enumerate(files.values()):
+    ax.broken_barh([(0, len(data))], (row - 0.3, 0.6), color=PALETTE[7])
+    ax.broken_barh(spans["description"], (row - 0.3, 0.6), color=PALETTE[1])
+    ax.broken_barh(spans["tensors"], (row - 0.3, 0.6), color=PALETTE[5])
+    ax.text(len(data) + 50, row, f"{len(data):,} bytes", va="center")
+ax.set(yticks=[0, 1], yticklabels=list(files), ylim=(1.5, -0.5))
+ax.set(xlabel="byte offset in the file", xlim=(0, 1.15 * len(pt_raw)))
+labels = ["tensor bytes", "pickle / JSON header", "zip records and padding / length"]
+patches = [
+    Patch(color=PALETTE[i], label=label)
+    for i, label in zip((5, 1, 7), labels, strict=True)
+]
+fig.legend(handles=patches, loc="outside upper center", ncols=3)
+plt.show()
+
+# sphinx_gallery_start_ignore
+big = {"weight": torch.zeros(1000, 1000)}  # one tensor of 4,000,000 bytes
+torch.save(big, folder / "big.pt")
+save_file(big, folder / "big.safetensors")
+for name, data in (("big.pt", pt_raw), ("big.safetensors", raw)):
+    extra = (folder / name).stat().st_size - 4_000_000
+    assert extra < len(data) - tensor_bytes  # less than for six tiny tensors
+    assert extra < 0.001 * 4_000_000
+assert len(raw) < len(pt_raw)
+assert (folder / "big.safetensors").stat().st_size < (folder / "big.pt").stat().st_size
+# sphinx_gallery_end_ignore
 
 workdir.cleanup()
 
@@ -386,14 +368,14 @@ workdir.cleanup()
 # - A model's :meth:`~torch.nn.Module.state_dict` maps parameter and
 #   persistent buffer names to tensors; :func:`torch.save` writes it, and
 #   :meth:`~torch.nn.Module.load_state_dict` fills a model of the same
-#   class with what :func:`torch.load` reads. Names and shapes must match.
+#   class with what :func:`torch.load` reads. Names and shapes must match;
+#   ``strict=False`` skips names, not shapes.
 # - ``map_location="cpu"`` loads a file saved on any device.
-# - A checkpoint adds the optimiser's state, the epoch and the random state
-#   (and those of any scheduler or other generator the run uses); with
-#   them this run resumed bit for bit on the CPU.
 # - :func:`torch.load` with ``weights_only=True`` (the default since
 #   PyTorch 2.6) refuses anything but data; never switch that off for a
-#   file you did not write. safetensors files hold tensors and strings.
+#   file you did not write.
+# - A safetensors file holds tensors and strings and nothing to run: the
+#   same tensor bytes as a ``.pt`` file, with less bookkeeping around them.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_06_distributed_training.py`,
-# which trains one model in several processes at once.
+# Next: :ref:`sphx_glr_auto_examples_training_plot_05_checkpoints_and_resuming.py`,
+# which saves a whole training run and resumes it.

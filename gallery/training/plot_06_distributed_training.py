@@ -25,11 +25,11 @@ from torch.nn.utils import parameters_to_vector
 from torch.utils.data.distributed import DistributedSampler
 
 import tutorial_utils.distributed
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import toy_datasets, toy_tensors
 from tutorial_utils.distributed import run_ddp, train_rank
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork
-from tutorial_utils.plotting import PALETTE
 
 print(environment_summary(torch.device("cpu")))
 

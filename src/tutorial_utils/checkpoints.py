@@ -29,32 +29,26 @@ from typing import Any
 
 import torch
 
-__all__ = ["CHECKPOINT_FORMAT", "load_checkpoint", "save_checkpoint"]
+from tutorial_utils._checks import check_instance, check_int
 
-#: Stored under the key ``"format"``: tells a checkpoint from any other file.
-CHECKPOINT_FORMAT = "tutorial_utils.checkpoint/1"
+__all__ = ["load_checkpoint", "save_checkpoint"]
+
+# Stored under the key "format": tells a checkpoint from any other file.
+_FORMAT = "tutorial_utils.checkpoint/1"
 
 _KEYS = ("format", "epoch", "model", "optimizer", "rng")
 
 
-def _check_path(path: object) -> Path:
-    if not isinstance(path, str | os.PathLike):
-        raise TypeError(f"path must be a str or a path; got {type(path).__name__}")
-    return Path(path)
-
-
-def _check_model(model: object) -> torch.nn.Module:
-    if not isinstance(model, torch.nn.Module):
-        raise TypeError(f"model must be a torch.nn.Module; got {type(model).__name__}")
-    return model
-
-
-def _check_optimizer(optimizer: object) -> torch.optim.Optimizer:
-    if not isinstance(optimizer, torch.optim.Optimizer):
-        raise TypeError(
-            f"optimizer must be a torch.optim.Optimizer; got {type(optimizer).__name__}"
+def _check_arguments(
+    path: object, model: object, optimizer: object, *, optional: bool
+) -> None:
+    """Check the arguments both functions take; `optional`: None is no optimizer."""
+    check_instance("path", path, (str, os.PathLike), "a str or a path")
+    check_instance("model", model, torch.nn.Module, "a torch.nn.Module")
+    if optimizer is not None or not optional:
+        check_instance(
+            "optimizer", optimizer, torch.optim.Optimizer, "a torch.optim.Optimizer"
         )
-    return optimizer
 
 
 def save_checkpoint(
@@ -110,18 +104,14 @@ def save_checkpoint(
     ...
     FileExistsError: [Errno 17] checkpoint exists; pass overwrite=True to replace it: ...
     """
-    target = _check_path(path)
-    _check_model(model)
-    _check_optimizer(optimizer)
-    if isinstance(epoch, bool) or not isinstance(epoch, int):
-        raise TypeError(f"epoch must be an int; got {type(epoch).__name__}")
-    if epoch < 0:
-        raise ValueError(f"epoch must be 0 or more; got {epoch}")
+    _check_arguments(path, model, optimizer, optional=False)
+    target = Path(path)
+    epoch = check_int("epoch", epoch, minimum=0)
     rng: dict[str, Any] = {"cpu": torch.get_rng_state()}
     if torch.cuda.is_available():
         rng["cuda"] = torch.cuda.get_rng_state_all()
     checkpoint = {
-        "format": CHECKPOINT_FORMAT,
+        "format": _FORMAT,
         "epoch": epoch,
         "model": model.state_dict(),
         "optimizer": optimizer.state_dict(),
@@ -214,10 +204,8 @@ def load_checkpoint(
     ...
     FileNotFoundError: [Errno 2] no checkpoint at this path: 'no-such-file.pt'
     """
-    source = _check_path(path)
-    _check_model(model)
-    if optimizer is not None:
-        _check_optimizer(optimizer)
+    _check_arguments(path, model, optimizer, optional=True)
+    source = Path(path)
     if not source.is_file():
         raise FileNotFoundError(errno.ENOENT, "no checkpoint at this path", str(source))
     try:
@@ -228,10 +216,7 @@ def load_checkpoint(
             f"{str(source)!r} is not a checkpoint: torch.load refused it "
             f"({type(error).__name__}: {first_line})"
         ) from error
-    if (
-        not isinstance(checkpoint, dict)
-        or checkpoint.get("format") != CHECKPOINT_FORMAT
-    ):
+    if not isinstance(checkpoint, dict) or checkpoint.get("format") != _FORMAT:
         if isinstance(checkpoint, dict):
             found = f"a dict with keys {', '.join(map(str, list(checkpoint)[:4]))}"
             if len(checkpoint) > 4:

@@ -1,8 +1,8 @@
 """Small data sets for the training pages: the toy set and handwritten digits.
 
-- :class:`ToyDataset` wraps a feature matrix and a label vector as a
-  :class:`torch.utils.data.Dataset`; :func:`toy_datasets` returns the five
-  training and two test points that the training pages start from.
+- :func:`toy_tensors` returns the five training and two test points that
+  the training pages start from; :func:`toy_datasets` returns them wrapped
+  in two :class:`torch.utils.data.TensorDataset`.
 - :func:`load_digits_tensors` loads scikit-learn's 8 x 8 handwritten digits
   (they ship inside scikit-learn: no download) as tensors, split into a
   training and a test set that a seed fixes.
@@ -13,86 +13,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import torch
-from torch.utils.data import Dataset
+from torch.utils.data import TensorDataset
 
-__all__ = [
-    "DigitsSplit",
-    "ToyDataset",
-    "load_digits_tensors",
-    "toy_datasets",
-    "toy_tensors",
-]
+from tutorial_utils._checks import check_int, check_number
 
-
-class ToyDataset(Dataset[tuple[torch.Tensor, torch.Tensor]]):
-    """Features and labels, one row and one label per sample.
-
-    Parameters
-    ----------
-    features : torch.Tensor
-        A matrix with one row per sample, shape ``(n_samples, n_features)``.
-    labels : torch.Tensor
-        A vector of ``n_samples`` class indices, shape ``(n_samples,)``.
-
-    Raises
-    ------
-    TypeError
-        If `features` or `labels` is not a tensor, or if `labels` does not
-        hold integers.
-    ValueError
-        If `features` is not a matrix, `labels` not a vector, or their
-        numbers of samples differ.
-
-    Examples
-    --------
-    >>> ds = ToyDataset(torch.tensor([[1.0, 2.0], [3.0, 4.0]]), torch.tensor([0, 1]))
-    >>> len(ds)
-    2
-    >>> ds[1]
-    (tensor([3., 4.]), tensor(1))
-    >>> ToyDataset(torch.zeros(3, 2), torch.zeros(2, dtype=torch.long))
-    Traceback (most recent call last):
-    ...
-    ValueError: features has 3 samples but labels has 2; they must match
-    """
-
-    def __init__(self, features: torch.Tensor, labels: torch.Tensor) -> None:
-        for name, value in (("features", features), ("labels", labels)):
-            if not isinstance(value, torch.Tensor):
-                raise TypeError(
-                    f"{name} must be a torch.Tensor; got {type(value).__name__}"
-                )
-        if features.dim() != 2:
-            raise ValueError(
-                "features must be a matrix of shape (n_samples, n_features); "
-                f"got shape {tuple(features.shape)}"
-            )
-        if labels.dim() != 1:
-            raise ValueError(
-                "labels must be a vector of shape (n_samples,); "
-                f"got shape {tuple(labels.shape)}"
-            )
-        if (
-            labels.is_floating_point()
-            or labels.is_complex()
-            or labels.dtype == torch.bool
-        ):
-            raise TypeError(
-                f"labels must hold integer class indices; got dtype {labels.dtype}"
-            )
-        if features.shape[0] != labels.shape[0]:
-            raise ValueError(
-                f"features has {features.shape[0]} samples but labels has "
-                f"{labels.shape[0]}; they must match"
-            )
-        self.features = features
-        self.labels = labels
-
-    def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.features[index], self.labels[index]
-
-    def __len__(self) -> int:
-        return int(self.labels.shape[0])
+__all__ = ["DigitsSplit", "load_digits_tensors", "toy_datasets", "toy_tensors"]
 
 
 def toy_tensors() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -121,17 +46,22 @@ def toy_tensors() -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tenso
     return X_train, y_train, X_test, y_test
 
 
-def toy_datasets() -> tuple[ToyDataset, ToyDataset]:
+def toy_datasets() -> tuple[TensorDataset, TensorDataset]:
     """Return the toy training set (5 samples) and test set (2 samples).
+
+    Each is a :class:`torch.utils.data.TensorDataset` of the tensors that
+    :func:`toy_tensors` returns: sample ``i`` is ``(features[i], labels[i])``.
 
     Examples
     --------
     >>> train_ds, test_ds = toy_datasets()
     >>> len(train_ds), len(test_ds)
     (5, 2)
+    >>> train_ds[3]
+    (tensor([ 2.3000, -1.1000]), tensor(1))
     """
     X_train, y_train, X_test, y_test = toy_tensors()
-    return ToyDataset(X_train, y_train), ToyDataset(X_test, y_test)
+    return TensorDataset(X_train, y_train), TensorDataset(X_test, y_test)
 
 
 class DigitsSplit(NamedTuple):
@@ -186,20 +116,12 @@ def load_digits_tensors(test_fraction: float = 0.25, seed: int = 0) -> DigitsSpl
     >>> load_digits_tensors(test_fraction=1.5)
     Traceback (most recent call last):
     ...
-    ValueError: test_fraction must be strictly between 0 and 1; got 1.5
+    ValueError: test_fraction must be a finite number strictly between 0 and 1; got 1.5
     """
-    if isinstance(test_fraction, bool) or not isinstance(test_fraction, int | float):
-        raise TypeError(
-            f"test_fraction must be a number; got {type(test_fraction).__name__}"
-        )
-    if not 0 < test_fraction < 1:
-        raise ValueError(
-            f"test_fraction must be strictly between 0 and 1; got {test_fraction}"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError(f"seed must be an int; got {type(seed).__name__} {seed!r}")
-    if not 0 <= seed < 2**32:
-        raise ValueError(f"seed must be between 0 and {2**32 - 1}; got {seed}")
+    test_fraction = check_number(
+        "test_fraction", test_fraction, minimum=0, maximum=1, exclusive=True
+    )
+    seed = check_int("seed", seed, minimum=0, maximum=2**32 - 1)
     # Imported here: scikit-learn takes a while to import, and only this
     # function needs it.
     from sklearn.datasets import load_digits  # type: ignore[import-untyped]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import torch
 
+from tutorial_utils._checks import check_instance
+
 __all__ = ["available_devices", "device_name", "pick_device"]
 
 
@@ -97,6 +99,12 @@ def pick_device(preference: str | torch.device | None = None) -> torch.device:
     available = available_devices()
     if preference is None:
         return torch.device(available[0])
+    check_instance(
+        "preference",
+        preference,
+        (str, torch.device),
+        "a device name such as 'cuda', a torch.device or None",
+    )
     if isinstance(preference, str):
         try:
             device = torch.device(preference)
@@ -105,13 +113,8 @@ def pick_device(preference: str | torch.device | None = None) -> torch.device:
                 f"{preference!r} is not a device name PyTorch knows; "
                 f"devices here: {', '.join(available)}"
             ) from None
-    elif isinstance(preference, torch.device):
-        device = preference
     else:
-        raise TypeError(
-            "preference must be a device name such as 'cuda', a torch.device "
-            f"or None; got {type(preference).__name__} {preference!r}"
-        )
+        device = preference
     if device.type == "cpu":
         return torch.device("cpu")
     same_type = [name for name in available if name.split(":")[0] == device.type]

@@ -41,6 +41,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tutorial_utils._checks import check_choice, check_int, check_number
+
 if TYPE_CHECKING:
     import torch
 
@@ -48,18 +50,11 @@ if TYPE_CHECKING:
 # which only starts the training processes, then starts in a fraction of a
 # second instead of the seconds that importing torch takes.
 
-__all__ = [
-    "LOOPBACK",
-    "RankReport",
-    "find_free_port",
-    "main",
-    "run_ddp",
-    "train_rank",
-]
+__all__ = ["RankReport", "main", "run_ddp", "train_rank"]
 
-#: The address the processes meet at when this module starts them, this
-#: machine's loopback interface. Under ``torchrun``, ``MASTER_ADDR`` decides.
-LOOPBACK = "127.0.0.1"
+# The address the processes meet at when this module starts them, this
+# machine's loopback interface. Under torchrun, MASTER_ADDR decides.
+_LOOPBACK = "127.0.0.1"
 
 _BACKENDS = ("gloo", "nccl")
 _TIMED_OUT = 124  # the command line's exit status when it stopped the processes
@@ -101,29 +96,7 @@ class RankReport:
     parameters: torch.Tensor
 
 
-def _check_int(name: str, value: object, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int; got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be at least {minimum}; got {value}")
-    return value
-
-
-def _check_positive(name: str, value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise TypeError(f"{name} must be a number; got {type(value).__name__}")
-    if not value > 0:
-        raise ValueError(f"{name} must be greater than 0; got {value}")
-    return float(value)
-
-
-def _check_backend(backend: str) -> str:
-    if backend not in _BACKENDS:
-        raise ValueError(f"backend must be one of {_BACKENDS}; got {backend!r}")
-    return backend
-
-
-def find_free_port(host: str = LOOPBACK) -> int:
+def _find_free_port(host: str = _LOOPBACK) -> int:
     """Ask the operating system for a TCP port that is free right now.
 
     Binding to port 0 makes the system choose an unused port; the socket is
@@ -142,7 +115,7 @@ def find_free_port(host: str = LOOPBACK) -> int:
 
     Examples
     --------
-    >>> 1024 <= find_free_port() <= 65535
+    >>> 1024 <= _find_free_port() <= 65535
     True
     """
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
@@ -228,7 +201,7 @@ def train_rank(
     A world of one process trains like a single process:
 
     >>> import torch
-    >>> report = train_rank(0, 1, port=find_free_port(), epochs=2)
+    >>> report = train_rank(0, 1, port=_find_free_port(), epochs=2)
     >>> report.samples
     [[2, 0, 1, 3, 4], [4, 1, 3, 0, 2]]
     >>> torch.equal(report.initial_parameters, report.synced_parameters)
@@ -238,20 +211,20 @@ def train_rank(
     ...
     ValueError: world_size must be at least 1; got 0
     """
-    _check_int("world_size", world_size, 1)
-    _check_int("rank", rank, 0)
+    check_int("world_size", world_size, minimum=1)
+    check_int("rank", rank, minimum=0)
     if rank >= world_size:
         raise ValueError(f"rank must be below world_size {world_size}; got {rank}")
-    _check_int("epochs", epochs, 1)
-    _check_int("seed", seed, 0)
-    lr = _check_positive("lr", lr)
-    timeout = _check_positive("timeout", timeout)
-    _check_backend(backend)
+    check_int("epochs", epochs, minimum=1)
+    check_int("seed", seed, minimum=0)
+    lr = check_number("lr", lr, minimum=0, exclusive=True)
+    timeout = check_number("timeout", timeout, minimum=0, exclusive=True)
+    check_choice("backend", backend, _BACKENDS)
     if output_dir is not None and not Path(output_dir).is_dir():
         raise FileNotFoundError(f"output_dir {str(output_dir)!r} is not a folder")
     if port is not None:
-        _check_int("port", port, 1)
-        os.environ["MASTER_ADDR"] = LOOPBACK
+        check_int("port", port, minimum=1)
+        os.environ["MASTER_ADDR"] = _LOOPBACK
         os.environ["MASTER_PORT"] = str(port)
 
     import torch
@@ -365,7 +338,7 @@ def _start(nprocs: int, options: dict[str, Any], timeout: float) -> None:
     import multiprocessing.connection
 
     context = multiprocessing.get_context("spawn")
-    options = {**options, "port": find_free_port(), "timeout": timeout}
+    options = {**options, "port": _find_free_port(), "timeout": timeout}
     processes = [
         context.Process(
             target=_spawned, args=(rank, nprocs, options), name=f"rank {rank}"
@@ -421,7 +394,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m tutorial_utils.distributed",
         description=(
             "Train the toy NeuralNetwork with DistributedDataParallel on several\n"
-            f"processes, which meet on {LOOPBACK} at a free port (under torchrun,\n"
+            f"processes, which meet on {_LOOPBACK} at a free port (under torchrun,\n"
             "at MASTER_ADDR and MASTER_PORT)."
         ),
         epilog=_EXAMPLES,
@@ -492,11 +465,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.output is None:
             _print_report(report)
         return 0
-    _check_int("world_size", args.nprocs, 1)
+    check_int("world_size", args.nprocs, minimum=1)
     for name in ("epochs", "seed"):
-        _check_int(name, options[name], 0 if name == "seed" else 1)
-    _check_positive("lr", args.lr)
-    timeout = _check_positive("timeout", args.timeout)
+        check_int(name, options[name], minimum=0 if name == "seed" else 1)
+    check_number("lr", args.lr, minimum=0, exclusive=True)
+    timeout = check_number("timeout", args.timeout, minimum=0, exclusive=True)
     if args.output is not None:
         Path(args.output).mkdir(parents=True, exist_ok=True)
     try:
@@ -568,11 +541,11 @@ def run_ddp(
     ...
     ValueError: world_size must be at least 1; got 0
     """
-    _check_int("world_size", world_size, 1)
-    _check_int("epochs", epochs, 1)
-    _check_int("seed", seed, 0)
-    _check_positive("lr", lr)
-    timeout = _check_positive("timeout", timeout)
+    check_int("world_size", world_size, minimum=1)
+    check_int("epochs", epochs, minimum=1)
+    check_int("seed", seed, minimum=0)
+    check_number("lr", lr, minimum=0, exclusive=True)
+    timeout = check_number("timeout", timeout, minimum=0, exclusive=True)
     env = dict(os.environ)
     # The child finds this package even when it was not installed.
     package_root = str(Path(__file__).resolve().parents[1])

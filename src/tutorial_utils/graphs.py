@@ -22,15 +22,16 @@ from typing import Any, Literal
 import torch
 from matplotlib.axes import Axes
 
-from tutorial_utils.plotting import PALETTE
+from tutorial_utils._checks import check_choice, check_instance, check_int, check_number
+from tutorial_utils.colours import PALETTE
 
-__all__ = ["MAX_NODES", "AutogradGraph", "GraphNode", "autograd_graph", "draw_graph"]
+__all__ = ["AutogradGraph", "GraphNode", "autograd_graph", "draw_graph"]
 
-#: The most nodes :func:`autograd_graph` walks unless told otherwise; a larger
-#: graph cannot be drawn readably (summarise the model instead).
-MAX_NODES = 60
+# The most nodes autograd_graph walks unless told otherwise; a larger graph
+# cannot be drawn readably (summarise the model instead).
+_MAX_NODES = 60
 
-#: Fill colour of each kind of node, from :data:`~tutorial_utils.plotting.PALETTE`.
+#: Fill colour of each kind of node, from :data:`~tutorial_utils.colours.PALETTE`.
 _COLOURS = {"leaf": PALETTE[0], "operation": PALETTE[1]}
 _LEGEND = {
     "leaf": "leaf tensor (AccumulateGrad)",
@@ -91,10 +92,7 @@ class AutogradGraph:
 
     def inputs_of(self, index: int) -> tuple[GraphNode, ...]:
         """The nodes that feed node `index`, in ``next_functions`` order."""
-        if not 0 <= index < len(self.nodes):
-            raise ValueError(
-                f"index must be between 0 and {len(self.nodes) - 1}; got {index}"
-            )
+        check_int("index", index, minimum=0, maximum=len(self.nodes) - 1)
         return tuple(self.nodes[s] for s, t in self.edges if t == index)
 
     def __str__(self) -> str:
@@ -111,19 +109,14 @@ def _check_names(
 ) -> list[tuple[str, torch.Tensor]]:
     if names is None:
         return []
-    if not isinstance(names, Mapping):
-        raise TypeError(
-            "names must be a mapping from str to torch.Tensor, such as "
-            f"{{'w': w}}; got {type(names).__name__}"
-        )
+    check_instance(
+        "names", names, Mapping, "a mapping from str to torch.Tensor, such as {'w': w}"
+    )
     checked: list[tuple[str, torch.Tensor]] = []
     for name, tensor in names.items():
         if not isinstance(name, str) or not name:
             raise TypeError(f"names must have non-empty str keys; got {name!r}")
-        if not isinstance(tensor, torch.Tensor):
-            raise TypeError(
-                f"names[{name!r}] must be a torch.Tensor; got {type(tensor).__name__}"
-            )
+        check_instance(f"names[{name!r}]", tensor, torch.Tensor, "a torch.Tensor")
         for other, seen in checked:
             if seen is tensor:
                 raise ValueError(
@@ -148,7 +141,7 @@ def autograd_graph(
     output: torch.Tensor,
     names: Mapping[str, torch.Tensor] | None = None,
     *,
-    max_nodes: int = MAX_NODES,
+    max_nodes: int = _MAX_NODES,
 ) -> AutogradGraph:
     """Walk the graph autograd recorded for `output`, from its ``grad_fn``.
 
@@ -164,8 +157,9 @@ def autograd_graph(
         labelled with the tensor's name. Tensors that are not in the graph
         (constants such as inputs without ``requires_grad``) are ignored, so
         one mapping can serve several graphs.
-    max_nodes : int, default MAX_NODES
-        Stop with an error beyond this many nodes.
+    max_nodes : int, default 60
+        Stop with an error beyond this many nodes: a larger graph cannot be
+        drawn readably.
 
     Returns
     -------
@@ -175,11 +169,11 @@ def autograd_graph(
     Raises
     ------
     TypeError
-        If `output` is not a tensor, or `names` is not a mapping from str to
-        tensors.
+        If `output` is not a tensor, `names` is not a mapping from str to
+        tensors, or `max_nodes` is not an int.
     ValueError
         If autograd recorded nothing for `output`, if two names are given to
-        one tensor, if `max_nodes` is not a positive int, if the graph has
+        one tensor, if `max_nodes` is below 1, if the graph has
         more than `max_nodes` nodes, or if a leaf's node is needed inside
         :class:`torch.inference_mode`.
 
@@ -205,8 +199,7 @@ def autograd_graph(
             f"output must be a torch.Tensor; got {type(output).__name__}. "
             "Pass the tensor whose graph you want, such as the loss."
         )
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1:
-        raise ValueError(f"max_nodes must be a positive int; got {max_nodes!r}")
+    check_int("max_nodes", max_nodes, minimum=1)
     named = _check_names(names)
 
     # Node objects are told apart by id(); `keep` (the named nodes) and
@@ -394,7 +387,8 @@ def draw_graph(
     Raises
     ------
     TypeError
-        If `graph` is not an :class:`AutogradGraph`.
+        If `graph` is not an :class:`AutogradGraph`, or `fontsize` is not a
+        number.
     ValueError
         If `direction` or `fontsize` is not one of the accepted values.
 
@@ -409,15 +403,11 @@ def draw_graph(
     """
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
 
-    if not isinstance(graph, AutogradGraph):
-        raise TypeError(
-            "graph must be an AutogradGraph from autograd_graph(...); "
-            f"got {type(graph).__name__}"
-        )
-    if direction not in ("LR", "TB"):
-        raise ValueError(f"direction must be 'LR' or 'TB'; got {direction!r}")
-    if not isinstance(fontsize, int | float) or not 4 <= fontsize <= 30:
-        raise ValueError(f"fontsize must be a number from 4 to 30; got {fontsize!r}")
+    check_instance(
+        "graph", graph, AutogradGraph, "an AutogradGraph from autograd_graph(...)"
+    )
+    check_choice("direction", direction, ("LR", "TB"))
+    check_number("fontsize", fontsize, minimum=4, maximum=30)
 
     centres, sizes = _layout(graph, direction, fontsize)
     lefts = [centres[i][0] - sizes[i][0] / 2 for i in centres]

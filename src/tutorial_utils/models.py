@@ -5,8 +5,6 @@
   2,213 parameters.
 - :class:`MLP`: the same kind of network with hidden sizes of your choice,
   used for the handwritten digits.
-- :func:`count_parameters`: how many numbers the model's parameters hold,
-  those that require gradients by default.
 """
 
 from __future__ import annotations
@@ -16,15 +14,9 @@ from itertools import pairwise
 
 import torch
 
-__all__ = ["MLP", "NeuralNetwork", "count_parameters"]
+from tutorial_utils._checks import check_int
 
-
-def _check_size(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int; got {type(value).__name__} {value!r}")
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1; got {value}")
-    return value
+__all__ = ["MLP", "NeuralNetwork"]
 
 
 class MLP(torch.nn.Module):
@@ -65,12 +57,12 @@ class MLP(torch.nn.Module):
         self, num_inputs: int, hidden_sizes: Sequence[int], num_outputs: int
     ) -> None:
         super().__init__()
-        sizes = [_check_size("num_inputs", num_inputs)]
+        sizes = [check_int("num_inputs", num_inputs, minimum=1)]
         sizes += [
-            _check_size(f"hidden_sizes[{i}]", size)
+            check_int(f"hidden_sizes[{i}]", size, minimum=1)
             for i, size in enumerate(hidden_sizes)
         ]
-        sizes.append(_check_size("num_outputs", num_outputs))
+        sizes.append(check_int("num_outputs", num_outputs, minimum=1))
         layers: list[torch.nn.Module] = []
         for fan_in, fan_out in pairwise(sizes):
             layers += [torch.nn.Linear(fan_in, fan_out), torch.nn.ReLU()]
@@ -114,7 +106,7 @@ class NeuralNetwork(MLP):
     Examples
     --------
     >>> model = NeuralNetwork(50, 3)
-    >>> count_parameters(model)
+    >>> sum(p.numel() for p in model.parameters())
     2213
     >>> tuple(model.layers[0].weight.shape)
     (30, 50)
@@ -122,42 +114,3 @@ class NeuralNetwork(MLP):
 
     def __init__(self, num_inputs: int, num_outputs: int) -> None:
         super().__init__(num_inputs, [30, 20], num_outputs)
-
-
-def count_parameters(model: torch.nn.Module, trainable_only: bool = True) -> int:
-    """Count the numbers in a model's parameters.
-
-    Parameters
-    ----------
-    model : torch.nn.Module
-        Any module.
-    trainable_only : bool, default True
-        Count only parameters with ``requires_grad=True``: those that
-        receive a gradient, and that an :term:`optimiser` given them will
-        change.
-
-    Returns
-    -------
-    int
-        The total number of elements; a parameter shared by two layers
-        counts once.
-
-    Raises
-    ------
-    TypeError
-        If `model` is not a :class:`torch.nn.Module`.
-
-    Examples
-    --------
-    >>> layer = torch.nn.Linear(3, 2)
-    >>> count_parameters(layer)
-    8
-    >>> _ = layer.bias.requires_grad_(False)
-    >>> count_parameters(layer), count_parameters(layer, trainable_only=False)
-    (6, 8)
-    """
-    if not isinstance(model, torch.nn.Module):
-        raise TypeError(f"model must be a torch.nn.Module; got {type(model).__name__}")
-    return sum(
-        p.numel() for p in model.parameters() if p.requires_grad or not trainable_only
-    )

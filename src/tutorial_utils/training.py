@@ -1,4 +1,4 @@
-"""One training epoch, evaluation, accuracy, and a loop over epochs.
+"""One training epoch, evaluation, and a loop over epochs.
 
 :func:`train_one_epoch` and :func:`evaluate` are the two halves of a
 training loop; :func:`fit` runs them for a number of :term:`epochs <epoch>`
@@ -17,10 +17,11 @@ from typing import NamedTuple
 import torch
 import torch.nn.functional as F
 
+from tutorial_utils._checks import check_int
+
 __all__ = [
     "Evaluation",
     "History",
-    "accuracy",
     "evaluate",
     "fit",
     "train_one_epoch",
@@ -30,52 +31,11 @@ Batch = tuple[torch.Tensor, torch.Tensor]
 LossFunction = Callable[[torch.Tensor, torch.Tensor], torch.Tensor]
 
 
-def accuracy(logits: torch.Tensor, labels: torch.Tensor) -> float:
-    """Share of samples whose largest logit is at the true class.
-
-    Parameters
-    ----------
-    logits : torch.Tensor
-        Shape ``(n_samples, n_classes)``. Probabilities work too, since
-        softmax keeps the order, unless rounding makes the two largest
-        equal where the logits were not.
-    labels : torch.Tensor
-        Class indices, shape ``(n_samples,)``.
-
-    Returns
-    -------
-    float
-        From 0.0 to 1.0.
-
-    Raises
-    ------
-    ValueError
-        If the shapes do not fit together or there are no samples.
-
-    Examples
-    --------
-    >>> accuracy(torch.tensor([[2.0, 1.0], [0.0, 3.0]]), torch.tensor([0, 0]))
-    0.5
-    >>> accuracy(torch.zeros(3, 2), torch.zeros(2, dtype=torch.long))
-    Traceback (most recent call last):
-    ...
-    ValueError: logits of shape (3, 2) do not fit labels of shape (2,): ...
-    """
-    if logits.dim() != 2 or labels.dim() != 1 or logits.shape[0] != labels.shape[0]:
-        raise ValueError(
-            f"logits of shape {tuple(logits.shape)} do not fit labels of shape "
-            f"{tuple(labels.shape)}: expected (n_samples, n_classes) and (n_samples,)"
-        )
-    if labels.numel() == 0:
-        raise ValueError("accuracy of zero samples is undefined; got empty tensors")
-    return _count_correct(logits, labels) / labels.numel()
-
-
 def _count_correct(logits: torch.Tensor, labels: torch.Tensor) -> int:
     return int((logits.argmax(dim=1) == labels.to(logits.device)).sum())
 
 
-def _check_device(device: str | torch.device | None) -> torch.device:
+def _as_device(device: str | torch.device | None) -> torch.device:
     return torch.device("cpu") if device is None else torch.device(device)
 
 
@@ -129,7 +89,7 @@ def train_one_epoch(
     >>> second < first
     True
     """
-    target = _check_device(device)
+    target = _as_device(device)
     model.train()
     total, count = 0.0, 0
     for features, labels in loader:
@@ -198,7 +158,7 @@ def evaluate(
     >>> evaluate(model, batches).accuracy
     0.5
     """
-    target = _check_device(device)
+    target = _as_device(device)
     # Each submodule's own mode: a part frozen in eval mode stays so.
     modes = [(module, module.training) for module in model.modules()]
     model.eval()
@@ -303,12 +263,9 @@ def fit(
     >>> len(history.train_loss), history.eval_accuracy[-1]
     (3, 1.0)
     """
-    if isinstance(epochs, bool) or not isinstance(epochs, int):
-        raise TypeError(f"epochs must be an int; got {type(epochs).__name__}")
-    if epochs < 1:
-        raise ValueError(f"epochs must be at least 1; got {epochs}")
+    epochs = check_int("epochs", epochs, minimum=1)
     show_bar = sys.stdout.isatty() if progress is None else progress
-    target = _check_device(device)
+    target = _as_device(device)
     correct, seen = 0, 0  # this epoch's correct predictions and samples
 
     def track_accuracy(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:

@@ -1,0 +1,221 @@
+"""
+Matrix products and peak rates
+==============================
+
+Count the floating-point operations of a matrix product, turn a measured
+time into operations per second, and compare that rate with the most the
+hardware can do: on the CPU as the matrices grow, and on a GPU in float32
+and in TF32.
+"""
+
+# %%
+# Every time on this page was measured by running it, on the machine whose
+# device and CPU the first two lines of output name. Times change between
+# runs and machines; the checks compare times only with each other or with
+# generous bounds. How to time code so that the numbers mean something
+# (warm-up, threads, synchronisation) is the subject of
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`;
+# this page times with its helper, :func:`~tutorial_utils.timing.benchmark`.
+from functools import partial
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+from torch.utils.flop_counter import FlopCounterMode
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.devices import device_name, pick_device
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.timing import benchmark, format_time
+
+device = pick_device()
+print(environment_summary(device))
+print(f"CPU: {device_name('cpu')}")
+
+# %%
+# Counting the work
+# -----------------
+# A product of an m-by-k and a k-by-n matrix holds m·n numbers, each a dot
+# product of k pairs: k multiplications and k - 1 additions, counted as k by
+# the usual convention (a multiply-add is two operations). So the product
+# takes 2·m·k·n floating-point operations (FLOP), and one of two n-by-n
+# matrices 2·n³: doubling n multiplies the work by eight. PyTorch's own
+# counter, ``torch.utils.flop_counter.FlopCounterMode``, counts the
+# operations of the code run inside it the same way:
+
+
+def matmul_flop(m: int, k: int, n: int) -> int:
+    """Floating-point operations of an (m x k) @ (k x n) matrix product."""
+    return 2 * m * k * n
+
+
+with FlopCounterMode(display=False) as counter:
+    torch.randn(3, 4) @ torch.randn(4, 5)
+print(f"2·3·4·5 = {matmul_flop(3, 4, 5)}; counted: {counter.get_total_flops()}")
+assert counter.get_total_flops() == matmul_flop(3, 4, 5)
+assert matmul_flop(128, 128, 128) == 8 * matmul_flop(64, 64, 64)
+
+# %%
+# From small to large matrices
+# ----------------------------
+# Dividing the work by the time gives the rate the CPU achieved, in FLOP/s,
+# floating-point operations per second. The products below are of n-by-n
+# float32 matrices, n from 8 to 1024, on one thread, so that the rate is that
+# of one core.
+sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
+by_size = {}
+for n in sizes:
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    by_size[n] = benchmark(partial(torch.matmul, a, b), threads=1, min_run_time=0.05)
+gflops = {n: matmul_flop(n, n, n) / t.median / 1e9 for n, t in by_size.items()}
+print("   n        time   GFLOP/s")
+for n, timing in by_size.items():
+    print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
+
+# sphinx_gallery_start_ignore
+slope = np.log(by_size[1024].median / by_size[128].median) / np.log(1024 / 128)
+assert 2 < slope < 4.5, by_size
+# sphinx_gallery_end_ignore
+
+# %%
+# An 8-by-8 product is too small to keep the CPU busy: the fixed cost of any
+# call (checking the arguments, choosing a :term:`kernel`, allocating the
+# result) takes longer than its 1,024 operations would at the best rate, so
+# its rate is a fraction of the best.
+best = max(gflops.values())
+print(f"best: {best:.1f} GFLOP/s; n=8: {gflops[8] / best:.1%} of it")
+assert gflops[8] < best / 2, "at n=8, fixed costs outweigh the work"
+
+# %%
+# On logarithmic axes, the time of the larger products climbs roughly as n³,
+# the grey line of slope 3, as 2·n³ says; the rate shows how far the small
+# products are from the CPU's best.
+fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
+ax_time.loglog(sizes, [by_size[n].median for n in sizes], "o-", color=PALETTE[5])
+reference = by_size[1024].median * (np.array(sizes) / 1024) ** 3
+ax_time.loglog(sizes, reference, "--", color="grey", label="∝ n³")
+ax_time.set(ylabel="seconds per product", title="time")
+ax_time.legend()
+ax_rate.plot(sizes, [gflops[n] for n in sizes], "o-", color=PALETTE[1])
+ax_rate.set(ylabel="GFLOP/s", title="rate", ylim=(0, None))
+for ax in (ax_time, ax_rate):
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sizes, [str(n) for n in sizes], minor=False)
+    ax.minorticks_off()
+    ax.set_xlabel("n")
+fig.suptitle(f"float32 n-by-n products, 1 thread, on {device_name('cpu')}")
+plt.show()
+
+# %%
+# The hardware's peak
+# -------------------
+# A device's *peak* rate is the most FLOP/s its arithmetic units can deliver:
+# the operations each unit completes per clock cycle, times the units, times
+# the clock. A CPU's depends on its vector instructions, its core count and a
+# clock that varies with load and temperature, so this page does not guess
+# it. NVIDIA publishes the dense peaks (without sparsity) of its data-centre
+# GPUs for each kind of arithmetic; those of the H100 and the H200 (which has
+# the H100 SXM's compute units) are below, by the name that
+# :func:`torch.cuda.get_device_name` reports. A measured rate above the peak
+# means that the measurement is broken: most often, the clock was read
+# before the GPU had finished.
+PEAK_FLOPS = {
+    "NVIDIA H100 80GB HBM3": {"fp32": 67e12, "tf32": 495e12},
+    "NVIDIA H200": {"fp32": 67e12, "tf32": 495e12},
+    "NVIDIA H100 PCIe": {"fp32": 51e12, "tf32": 378e12},
+}
+name = device_name(device)
+print(f"{name}: {PEAK_FLOPS.get(name, 'no published peak in this table')}")
+
+# %%
+# CPU against GPU
+# ---------------
+# A fair race between CPU and GPU lets each use all its hardware (the CPU
+# all its threads) and counts the copies: :term:`tensors <tensor>` made on the
+# CPU must be copied to the GPU (:meth:`~torch.Tensor.to`), and the result
+# back. On a machine with a CUDA GPU, this cell times a small and a large
+# product on the CPU, on the GPU with the inputs there, and as a round trip
+# (copies there, product, copy back), whose extra time must exceed what the
+# bytes copied would take at 1 TB/s (a PCIe 5.0 x16 link carries about
+# 64 GB/s each way). The GPU's rate is compared with its peak for the
+# arithmetic it used: on NVIDIA GPUs from the Ampere generation on, cuBLAS
+# can run a float32 product in :term:`TF32`, less precise and, on data-centre
+# GPUs such as the H100, several times faster. PyTorch does so only when
+# asked: :func:`torch.set_float32_matmul_precision` with ``"high"`` or
+# ``"medium"`` (as below) or, since PyTorch 2.9,
+# ``torch.backends.cuda.matmul.fp32_precision = "tf32"``. With the default,
+# ``"highest"``, the product runs in fp32.
+if torch.cuda.is_available():
+
+    def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+        return (a.to(device) @ b.to(device)).cpu()
+
+    setting = torch.get_float32_matmul_precision()
+    precision = "fp32" if setting == "highest" else "tf32"
+    peak = PEAK_FLOPS.get(name, {}).get(precision)
+    print(f"matmul precision {setting!r}: {precision}")
+    for n in (512, 4096):
+        a, b = torch.randn(n, n), torch.randn(n, n)
+        a_gpu, b_gpu = a.to(device), b.to(device)
+        cpu = benchmark(partial(torch.matmul, a, b), label="CPU, all threads")
+        gpu = benchmark(partial(torch.matmul, a_gpu, b_gpu), label="GPU", device=device)
+        trip = benchmark(
+            partial(round_trip, a, b), label="GPU round trip", device=device
+        )
+        rate = matmul_flop(n, n, n) / gpu.median
+        share = "peak unknown" if peak is None else f"{rate / peak:.0%} of its peak"
+        print(f"n={n}:", cpu, gpu, trip, sep="\n  ")
+        print(f"  GPU rate: {rate / 1e12:.1f} TFLOP/s in {precision} ({share})")
+        print(
+            f"  CPU time / GPU time: {cpu.median / gpu.median:.1f}, "
+            f"with the copies: {cpu.median / trip.median:.1f}"
+        )
+        copied = 3 * a.nbytes  # a and b to the GPU, their product back
+        assert trip.median - gpu.median > copied / 1e12, "the copies cost time"
+        assert peak is None or rate < peak, "no device beats its peak"
+else:
+    print("This build has no CUDA GPU: only the CPU times above were measured.")
+
+# %%
+# On an NVIDIA GPU of the Ampere generation or later (compute capability 8.0
+# and up), this cell times the n=4096 product with the default setting and
+# with TF32 allowed, and measures both results against a float64 product of
+# the same matrices.
+nvidia = torch.cuda.is_available() and torch.version.cuda is not None
+if nvidia and torch.cuda.get_device_capability() >= (8, 0):
+    exact = a_gpu.double() @ b_gpu.double()
+    times, errors = {}, {}
+    try:
+        for setting in ("highest", "high"):
+            torch.set_float32_matmul_precision(setting)
+            timing = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
+            error = (a_gpu @ b_gpu - exact).abs().max() / exact.abs().max()
+            times[setting], errors[setting] = timing.median, error.item()
+            print(f"{setting!r}: {timing}, relative error {error:.1e}")
+    finally:
+        torch.set_float32_matmul_precision("highest")
+    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
+    if "tf32" in PEAK_FLOPS.get(name, {}):  # the H100 and H200
+        assert times["high"] < times["highest"] / 2, "TF32 is several times faster"
+else:
+    print("No NVIDIA GPU of the Ampere generation or later here: no TF32 to time.")
+
+# %%
+# Summary
+# -------
+# - A product of an m-by-k and a k-by-n matrix takes 2·m·k·n floating-point
+#   operations, as PyTorch's flop counter also counts; of two n-by-n
+#   matrices, 2·n³.
+# - That work divided by the median time is the rate in FLOP/s. Small
+#   products reach a fraction of the best rate: fixed costs outweigh their
+#   work.
+# - A device's peak bounds the rate; a rate above it means a broken
+#   measurement. NVIDIA publishes its GPUs' peaks for each kind of
+#   arithmetic; a CPU's depends on its clock, cores and vector units.
+# - A fair race between CPU and GPU counts the copies. On NVIDIA GPUs from
+#   Ampere on, ``torch.set_float32_matmul_precision("high")`` lets float32
+#   products run in TF32: faster, and less precise.
+#
+# Next, :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
+# builds a neural network from these tensors. The helpers this page imports
+# are documented in :doc:`/api`.
