@@ -129,6 +129,8 @@ def save_checkpoint(
     try:
         with open(partial, "xb") as file:
             torch.save(checkpoint, file)
+            file.flush()
+            os.fsync(file.fileno())  # on disk before it takes the old file's place
         if overwrite:
             os.replace(partial, target)
         else:
