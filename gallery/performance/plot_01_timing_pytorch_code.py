@@ -55,9 +55,10 @@ print(f"median of one call: {format_time(measurement.median)}")
 seen = set()  # the thread counts that a timed statement sees
 Timer("seen.add(torch.get_num_threads())", globals={"seen": seen}).timeit(5)
 print(f"threads inside a Timer: {seen}, outside: {torch.get_num_threads()}")
-print(re.sub(r"0x[0-9A-Fa-f]+", "0x...", repr(measurement).splitlines()[0]))
 assert seen == {1}, "a Timer runs its statement on one thread"
-assert re.search(r"0x[0-9A-Fa-f]+", repr(measurement)), "a Measurement's address"
+first_line = repr(measurement).splitlines()[0]
+print(re.sub(r"0x[0-9A-Fa-f]+", "0x...", first_line))
+assert re.search(r"0x[0-9A-Fa-f]+", first_line), "a Measurement's address"
 
 # %%
 # :func:`~tutorial_utils.timing.benchmark` wraps that timer. It calls the
@@ -66,10 +67,11 @@ assert re.search(r"0x[0-9A-Fa-f]+", repr(measurement)), "a Measurement's address
 # to finish before every reading of the clock, and returns a
 # :class:`~tutorial_utils.timing.Timing`: the median, the interquartile range
 # (the middle half of the measurements lies in a band this wide), the number
-# of measurements, the threads and the device. One thread here, like the
-# Python loop in the next section.
-vectorised = benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1)
-print(vectorised)
+# of measurements, the threads and the device. Here it times the same
+# one-thread :func:`torch.sum` as the Timer above. Two medians taken at
+# different moments need not agree: other programs running meanwhile add time
+# to some runs, and more of them on a busy machine.
+print(benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1))
 
 
 # %%
@@ -128,7 +130,9 @@ plt.show()
 # %%
 # Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
 # from the proportional growth just checked), the loop takes a hundred times
-# longer. Against the quickest of five runs of ten :func:`torch.sum` calls:
+# longer. A ratio compares like with like: the loop's time is the quickest of
+# five runs, so :func:`torch.sum`'s is too (of five runs of ten calls), not
+# one of the medians above, which include what else the machine was doing.
 
 
 def quickest(fn: Callable[[], object], calls: int = 1, runs: int = 5) -> float:
@@ -148,8 +152,10 @@ assert speedup > 1000, "one vectorised call beats the loop by over 1000 times"
 # %%
 # The two sums agree up to rounding: floating-point addition is not
 # associative, and the loop adds left to right while :func:`torch.sum`
-# keeps several partial sums. In float64 (about 16 significant digits) the
-# relative difference stays below 10⁻¹³, the tolerance checked here:
+# keeps several partial sums. float64 holds about 16 significant digits
+# (-log10 of its machine epsilon, :attr:`torch.finfo.eps`, printed first);
+# the relative difference stays below 10⁻¹³, the tolerance checked here:
+print(f"float64 digits: {-np.log10(torch.finfo(torch.float64).eps):.1f}")
 subset = numbers[:10_000]
 loop_total, vectorised_total = python_sum(subset), torch.sum(subset)
 print(f"Python loop: {loop_total.item():.13f}")
@@ -170,21 +176,23 @@ torch.testing.assert_close(loop_total, vectorised_total, rtol=1e-13, atol=0)
 # library that comes with PyTorch, which compiles a kernel for each new shape
 # the first time it meets it and keeps it in a cache. Below, the first
 # 64-by-64 bfloat16 product, on one thread (:func:`torch.set_num_threads`), is
-# timed against the quickest later ones; the helper's warm-up call absorbs
-# such costs.
-a16 = torch.randn(64, 64, dtype=torch.bfloat16)
-torch.set_num_threads(1)
-tic = time.perf_counter()
-a16 @ a16
-first_call = time.perf_counter() - tic
-torch.set_num_threads(all_threads)
+# timed against the quickest later ones, and then a first 80-by-80 product:
+# a new shape, so slow again. The helper's warm-up call absorbs such costs.
 print(f"CPU capability: {torch.backends.cpu.get_cpu_capability()}")
-print(f"first call: {format_time(first_call)}")
-fastest = quickest(partial(torch.matmul, a16, a16), calls=10)
-print(f"quickest later call: {format_time(fastest)}")
-print(f"the first call took {first_call / fastest:.0f} times the quickest later one")
-if torch.backends.cpu.get_cpu_capability() == "AVX512":
-    assert first_call > 3 * fastest, "the first call compiled a kernel"
+for n in (64, 80):
+    a16 = torch.randn(n, n, dtype=torch.bfloat16)
+    torch.set_num_threads(1)
+    tic = time.perf_counter()
+    a16 @ a16
+    first_call = time.perf_counter() - tic
+    torch.set_num_threads(all_threads)
+    fastest = quickest(partial(torch.matmul, a16, a16), calls=10)
+    print(
+        f"{n}x{n}: first call {format_time(first_call)}, quickest later call "
+        f"{format_time(fastest)}: {first_call / fastest:.0f} times longer"
+    )
+    if torch.backends.cpu.get_cpu_capability() == "AVX512":
+        assert first_call > 3 * fastest, "the first call compiled a kernel"
 
 # %%
 # Synchronise before reading the clock
@@ -202,10 +210,11 @@ if torch.backends.cpu.get_cpu_capability() == "AVX512":
 # the wait for the device that it was given (:func:`torch.cuda.synchronize`,
 # or :func:`torch.mps.synchronize` for an Apple GPU).
 # On a machine with a CUDA GPU, this cell times one product three ways: ten
-# calls without synchronising, ten with, and the helper's own runs.
+# calls without synchronising, ten with, and the helper's own runs (the
+# rates that GPUs reach are the subject of the next page).
 if torch.cuda.is_available():
-    a_gpu = torch.randn(4096, 4096, device=device)
-    b_gpu = torch.randn(4096, 4096, device=device)
+    a_gpu = torch.randn(2048, 2048, device=device)
+    b_gpu = torch.randn(2048, 2048, device=device)
     torch.cuda.synchronize()
     tic = time.perf_counter()
     a_gpu @ b_gpu  # the first product: cuBLAS set-up, then the product
@@ -256,9 +265,10 @@ a_np, b_np = a.numpy(), b.numpy()  # the same numbers, shared with the tensors
 # count. Unlike a printed Measurement, the table holds no memory address.
 # :meth:`~torch.utils.benchmark.Timer.blocked_autorange` first runs the
 # statement a few times, unmeasured, to choose how many calls a block holds,
-# which also warms it up. More threads need not be faster: a small product
-# has little work to share, and on a busy machine each thread waits for the
-# slowest.
+# which also warms it up. More threads need not be faster, on a busy machine
+# especially; how the rate a product reaches depends on its size is the
+# subject of
+# :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`.
 race = []
 for threads in thread_counts:
     for library, product in [
