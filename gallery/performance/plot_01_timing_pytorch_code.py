@@ -153,7 +153,7 @@ assert speedup > 1000, "one vectorised call beats the loop by over 1000 times"
 # The two sums agree up to rounding: floating-point addition is not
 # associative, and the loop adds left to right while :func:`torch.sum`
 # keeps several partial sums. float64 holds about 16 significant digits
-# (-log10 of its machine epsilon, :attr:`torch.finfo.eps`, printed first);
+# (-log10 of its machine epsilon, ``eps`` of :class:`torch.finfo`, printed first);
 # the relative difference stays below 10⁻¹³, the tolerance checked here:
 print(f"float64 digits: {-np.log10(torch.finfo(torch.float64).eps):.1f}")
 subset = numbers[:10_000]

@@ -8,17 +8,18 @@ see what a safetensors file holds instead.
 """
 
 # %%
-# Every page starts by saying what computed it. This page runs on the CPU
-# (one cell also uses a CUDA GPU when there is one). Every file it writes
-# goes into a temporary folder that is deleted at the end; only file names
-# are printed.
+# Every page starts by saying what computed it. This page runs on the CPU (one
+# cell also uses a CUDA GPU when there is one). Every file it writes goes into
+# a temporary folder that is deleted at the end; only file names are printed.
 import contextlib
 import io
 import json
+import os
 import pickle
 import tempfile
 import zipfile
 from pathlib import Path
+from unittest import mock
 
 import matplotlib.pyplot as plt
 import torch
@@ -72,13 +73,13 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 # What a model has learnt is in its :term:`state dict`,
 # :meth:`~torch.nn.Module.state_dict`: a dictionary from each parameter's
 # name (the path of attributes that leads to it) to its :term:`tensor`, plus
-# its buffers, except those registered with ``persistent=False``: the
-# running mean that a :class:`~torch.nn.BatchNorm1d` layer keeps, for
-# example (this model has none). It holds tensors, not code: to use them
-# you need the class that defines how they are combined. The tensors are the
-# model's own, detached from autograd but sharing memory with the
-# parameters: an :term:`optimiser` step changes them too. Keep a copy with
-# ``{k: v.clone() for k, v in state.items()}`` when you need a snapshot.
+# its persistent buffers, such as the running mean that a
+# :class:`~torch.nn.BatchNorm1d` layer keeps (this model has none); buffers
+# registered with ``persistent=False`` are left out. It holds tensors, not
+# code: to use them you need the class that defines how they are combined.
+# The tensors are the model's own, detached from autograd but sharing memory
+# with the parameters: an :term:`optimiser` step changes them too. Keep a
+# copy with ``{k: v.clone() for k, v in state.items()}`` for a snapshot.
 state = model.state_dict()
 for name, tensor in state.items():
     print(f"{name:15} {tuple(tensor.shape)}")
@@ -90,8 +91,7 @@ assert not state["layers.0.bias"].requires_grad
 norm = torch.nn.BatchNorm1d(2)  # initialised without random numbers
 norm.register_buffer("cache", torch.zeros(1), persistent=False)
 norm_state, bias_before = norm.state_dict(), norm.bias.detach().clone()
-assert "running_mean" in norm_state
-assert "cache" not in norm_state
+assert {"running_mean", "cache"} & set(norm_state) == {"running_mean"}
 norm(X_train).sum().backward()
 torch.optim.SGD(norm.parameters(), lr=0.1).step()
 assert not torch.equal(norm_state["bias"], bias_before)
@@ -125,17 +125,15 @@ assert same_outputs
 # sphinx_gallery_start_ignore
 torch.save(torch.zeros(1000)[:2], folder / "view.pt")  # 4,000 bytes of storage
 torch.save(torch.zeros(1000)[:2].clone(), folder / "clone.pt")
-assert (folder / "view.pt").stat().st_size > 4000
-assert (folder / "clone.pt").stat().st_size < 4000
+assert (folder / "clone.pt").stat().st_size < 4000 < (folder / "view.pt").stat().st_size
 # sphinx_gallery_end_ignore
 
 # %%
 # :meth:`~torch.nn.Module.load_state_dict` returns the missing and the
 # unexpected keys, both empty here; with the default ``strict=True`` it
-# raises an error when there are any. ``weights_only=True`` has been the
-# default of :func:`torch.load` since PyTorch 2.6 (before, ``False``); the
-# page passes it anyway, to do the same under older versions. Why it
-# matters comes below.
+# raises an error when there are any. The page passes ``weights_only=True``
+# to :func:`torch.load`, its default since PyTorch 2.6, for older versions
+# too; why it matters comes below.
 #
 # Loading into the wrong model
 # ----------------------------
@@ -173,35 +171,40 @@ for target, tensors, strict in ((wrong_model, state, False), (new_model, extra, 
 # %%
 # Files saved on a GPU: ``map_location``
 # --------------------------------------
-# :func:`torch.save` records the device of every tensor, and
-# :func:`torch.load` puts each tensor back on that device. On a machine
-# without CUDA, a file saved from a model on ``cuda:0`` therefore raises a
-# :class:`RuntimeError`, whose message points to ``map_location``: where
-# the tensors go instead, given as a device, a dictionary from saved device
-# to new device, or a function. The file above holds CPU tensors, so these
-# two calls only show the syntax:
-on_cpu = torch.load(weights_path, map_location="cpu", weights_only=True)
-remapped = torch.load(weights_path, map_location={"cuda:0": "cpu"}, weights_only=True)
-print(on_cpu["layers.0.bias"].device, remapped["layers.0.bias"].device)
-
-# sphinx_gallery_start_ignore
+# :func:`torch.save` records the device of every tensor, and :func:`torch.load`
+# puts each tensor back on that device. The next lines write a file that says
+# ``cuda:0`` for every tensor, on any machine, by briefly replacing the function
+# :func:`torch.save` asks for the device (a trick for this page only). Without
+# CUDA, loading it raises an error (its type depends on the PyTorch version)
+# whose message points to ``map_location``:
+cuda_path = folder / "model_cuda0.pth"
+with mock.patch.object(torch.serialization, "location_tag", return_value="cuda:0"):
+    torch.save(state, cuda_path)
 if not torch.cuda.is_available():
     try:
-        torch.serialization.default_restore_location(torch.UntypedStorage(1), "cuda:0")
-    except RuntimeError as error:
-        message = str(error)
+        torch.load(cuda_path, weights_only=True)
+    except (RuntimeError, pickle.UnpicklingError) as error:
+        message = f"{type(error).__name__}: {error}"
     else:
-        raise AssertionError("a CUDA tensor was restored without CUDA")
+        raise AssertionError("CUDA tensors were loaded without CUDA")
+    print(message)
     assert "map_location" in message
-# sphinx_gallery_end_ignore
 
 # %%
-# On a machine with a CUDA GPU, the next cell copies the weights into a
-# model on the GPU (:meth:`~torch.nn.Module.load_state_dict` copies into
-# the parameters wherever they are), saves them from there, and loads the
-# file twice: as saved, onto the GPU, and with ``map_location="cpu"``, as a
-# machine without a GPU must. Loading onto the CPU and then moving the model
-# with ``model.to(device)`` works for a file from any device.
+# ``map_location`` says where the tensors go instead: a device, a dictionary
+# from saved device to new device, or a function. ``map_location="cpu"``
+# loads a file from any device; ``model.to(device)`` then moves the model.
+on_cpu = torch.load(cuda_path, map_location="cpu", weights_only=True)
+remapped = torch.load(cuda_path, map_location={"cuda:0": "cpu"}, weights_only=True)
+print(on_cpu["layers.0.bias"].device, remapped["layers.0.bias"].device)
+NeuralNetwork(2, 2).load_state_dict(on_cpu)
+assert all(torch.equal(on_cpu[name], tensor) for name, tensor in state.items())
+
+# %%
+# On a machine with a CUDA GPU, the next cell saves the weights from a
+# model on the GPU (:meth:`~torch.nn.Module.load_state_dict` copies into the
+# parameters wherever they are) and loads the file as saved, onto the GPU,
+# and with ``map_location="cpu"``.
 if torch.cuda.is_available():
     gpu_model = NeuralNetwork(2, 2).to("cuda")
     gpu_model.load_state_dict(state)
@@ -210,9 +213,10 @@ if torch.cuda.is_available():
     for where in (None, "cpu"):
         reloaded = torch.load(gpu_path, map_location=where, weights_only=True)
         print(f"map_location={where!r}:", reloaded["layers.0.bias"].device)
-    assert torch.equal(reloaded["layers.0.bias"], state["layers.0.bias"])
+        assert reloaded["layers.0.bias"].device.type == (where or "cuda")
+        assert torch.equal(reloaded["layers.0.bias"].cpu(), state["layers.0.bias"])
 else:
-    print("This build has no CUDA GPU, so it cannot write a file of CUDA tensors.")
+    print("This build has no CUDA GPU, so this cell saves and loads nothing.")
 
 
 # %%
@@ -251,20 +255,24 @@ assert "print" in str(refusal)
 assert captured.getvalue() == ""
 
 # %%
-# Before PyTorch 2.6, the same call without ``weights_only`` would have
-# printed the line. Never pass ``weights_only=False`` for a file you did
-# not write yourself: it runs whatever the file says. For your own classes
-# there is a narrower route, :func:`torch.serialization.add_safe_globals`,
-# which allows the types you list and trust. A state dict needs none of
-# this, nor do the checkpoints of the next page: they hold only tensors and
-# plain Python data (numbers, strings, ``None``, lists, tuples and dicts).
-# Your version's default:
-safe_default = torch.__version__ >= "2.6"  # compared as a version, not as text
+# Never pass ``weights_only=False`` for a file you did not write yourself: it
+# runs whatever the file says. For your own classes there is a narrower route,
+# :func:`torch.serialization.add_safe_globals`, which allows the types you list
+# and trust. A state dict needs none of this, nor do the checkpoints of the next
+# page: they hold only tensors and plain Python data (numbers, strings,
+# ``None``, lists, tuples and dicts). Without ``weights_only``,
+# :func:`torch.load` uses your version's default (``False`` before PyTorch 2.6,
+# which would print the line), unless the environment variable
+# ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` sets it to ``False`` or
+# ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` to ``True``:
+yes = ("1", "y", "yes", "true")  # the values that switch either variable on
+forced_on = os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "").lower() in yes
+forced_off = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "").lower() in yes
+safe_default = forced_on or (torch.__version__ >= "2.6" and not forced_off)
 print(f"torch {torch.__version__}: torch.load defaults to weights_only={safe_default}")
-if safe_default:  # then the default refuses the file too, printing nothing
-    with contextlib.redirect_stdout(captured), contextlib.suppress(Exception):
-        torch.load(surprise_path)
-    assert captured.getvalue() == ""
+with contextlib.redirect_stdout(captured), contextlib.suppress(pickle.UnpicklingError):
+    torch.load(surprise_path)  # the default: printing or refusing
+assert (captured.getvalue() == "") == safe_default
 
 # %%
 # safetensors: tensors and text
@@ -276,11 +284,14 @@ if safe_default:  # then the default refuses the file too, printing nothing
 # ``load_file`` from ``safetensors.torch`` take and return a dictionary of
 # tensors, such as a state dict; ``safe_open`` maps the file into memory,
 # reads one tensor without reading the others, and gives the strings back.
+# Here the strings record the epoch and the optimiser's settings.
 safe_path = folder / "model.safetensors"
-metadata = {"epoch": "3", "optimizer": json.dumps({"lr": 0.1, "momentum": 0.9})}
+settings = {key: optimizer.param_groups[0][key] for key in ("lr", "momentum")}
+metadata = {"epoch": "3", "optimizer": json.dumps(settings)}
 save_file(model.state_dict(), safe_path, metadata=metadata)
 raw = safe_path.read_bytes()
-header = json.loads(raw[8 : 8 + int.from_bytes(raw[:8], "little")])
+length = int.from_bytes(raw[:8], "little")
+header = json.loads(raw[8 : 8 + length])
 print(f"{safe_path.name}: {len(raw):,} bytes; layers.4.bias: {header['layers.4.bias']}")
 
 loaded = load_file(safe_path)
@@ -294,12 +305,18 @@ with safe_open(safe_path, framework="pt") as lazy:
 # The dictionary of tensors takes nothing else: an epoch number goes into the
 # strings (as ``"3"``, or as JSON), and a checkpoint full of numbers, lists
 # and nested dicts (next page) is simpler as a :func:`torch.save` file.
-try:
-    save_file({"epoch": 3}, folder / "epoch.safetensors")
-except (TypeError, ValueError) as error:
-    print(f"{type(error).__name__}: {error}")
-else:
-    raise AssertionError("safetensors saved a number as a tensor")
+# ``save_file`` also refuses two tensors that share memory, as the "tied"
+# weights of a model that uses one layer twice do (``save_model`` and
+# ``load_model`` of ``safetensors.torch`` handle those), and a tensor that is
+# not :term:`contiguous` (save its ``.contiguous()`` copy).
+shared = torch.zeros(2)  # one tensor under two names, as tied weights are
+for bad in ({"epoch": 3}, {"a": shared, "b": shared}, {"t": torch.zeros(2, 3).t()}):
+    try:
+        save_file(bad, folder / "bad.safetensors")
+    except (TypeError, ValueError, RuntimeError) as error:
+        print(f"{type(error).__name__}: {str(error).strip().split(':')[0]}")
+    else:
+        raise AssertionError(f"safetensors saved {list(bad)}")
 
 # %%
 # The two files of the same weights, drawn to scale below. The ``.pt``
@@ -307,10 +324,12 @@ else:
 # their own, stored uncompressed and padded to start at a multiple of 64
 # bytes, between zip headers and a few small records; the zip's index of its
 # entries comes last. The safetensors file is the length, the header and one
-# block of tensor bytes. Both hold the same tensor bytes. The rest is
+# block of tensor bytes. Both hold the same tensor bytes (the ``.pt`` file
+# in the state dict's order, safetensors in its own); the rest is
 # bookkeeping for each tensor and for the file, whatever the tensors' sizes:
 # the files of a large model are almost all tensor bytes.
-tensor_bytes = sum(t.numel() * t.element_size() for t in state.values())
+in_order = [t.numpy().tobytes() for t in state.values()]  # the state dict's order
+tensor_bytes = sum(map(len, in_order))
 pt_raw = weights_path.read_bytes()
 pt_spans = {"tensors": [], "description": []}  # (start, size) of each part
 with zipfile.ZipFile(weights_path) as archive:
@@ -321,12 +340,13 @@ with zipfile.ZipFile(weights_path) as archive:
             content = archive.read(info)  # found right after the entry's header
             start = pt_raw.index(content, info.header_offset)
             pt_spans[kind].append((start, len(content)))
-length = int.from_bytes(raw[:8], "little")
-safe_spans = {"tensors": [(8 + length, len(raw) - 8 - length)]}
-safe_spans["description"] = [(8, length)]
+safe_spans = {"tensors": [(8 + length, tensor_bytes)], "description": [(8, length)]}
 print(f"tensor bytes in each file: {tensor_bytes:,}")
-for spans in (pt_spans, safe_spans):
-    assert sum(size for _, size in spans["tensors"]) == tensor_bytes
+assert [pt_raw[s : s + n] for s, n in pt_spans["tensors"]] == in_order
+offsets = [header[name]["data_offsets"] for name in state]
+assert [raw[8 + length + a : 8 + length + b] for a, b in offsets] == in_order
+assert sorted(offsets) != offsets  # safetensors' own order
+assert len(raw) - 8 - length == tensor_bytes
 assert all(start % 64 == 0 for start, _ in pt_spans["tensors"])
 assert pt_spans["description"][0][0] < min(start for start, _ in pt_spans["tensors"])
 assert pt_raw.index(b"PK\x01\x02") > max(sum(span) for span in pt_spans["tensors"])
@@ -340,11 +360,9 @@ for row, (data, spans) in enumerate(files.values()):
     ax.text(len(data) + 50, row, f"{len(data):,} bytes", va="center")
 ax.set(yticks=[0, 1], yticklabels=list(files), ylim=(1.5, -0.5))
 ax.set(xlabel="byte offset in the file", xlim=(0, 1.15 * len(pt_raw)))
-labels = ["tensor bytes", "pickle / JSON header", "zip records and padding / length"]
-patches = [
-    Patch(color=PALETTE[i], label=label)
-    for i, label in zip((5, 1, 7), labels, strict=True)
-]
+legend = {5: "tensor bytes", 1: "pickle / JSON header"}
+legend[7] = "zip records and padding / length"
+patches = [Patch(color=PALETTE[i], label=label) for i, label in legend.items()]
 fig.legend(handles=patches, loc="outside upper center", ncols=3)
 plt.show()
 
@@ -356,7 +374,6 @@ for name, data in (("big.pt", pt_raw), ("big.safetensors", raw)):
     extra = (folder / name).stat().st_size - 4_000_000
     assert extra < len(data) - tensor_bytes  # less than for six tiny tensors
     assert extra < 0.001 * 4_000_000
-assert len(raw) < len(pt_raw)
 assert (folder / "big.safetensors").stat().st_size < (folder / "big.pt").stat().st_size
 # sphinx_gallery_end_ignore
 

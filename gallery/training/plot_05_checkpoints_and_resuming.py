@@ -52,9 +52,9 @@ folder = Path(workdir.name)
 # the state of the random number generator (:func:`torch.get_rng_state`; a
 # run that draws random numbers on a GPU also saves
 # :func:`torch.cuda.get_rng_state_all`). :func:`torch.save` writes it at
-# once, while the state dicts, which share memory with the model and the
-# optimiser, still hold the values of epoch 3. The run prints the mean
-# :term:`loss` over each epoch's samples.
+# once: the optimiser's state dict, like the model's (previous page), holds
+# the optimiser's own :term:`tensors <tensor>`, which the next epochs
+# change. The run prints the mean :term:`loss` over each epoch's samples.
 train_ds, _ = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
@@ -91,12 +91,10 @@ torch.set_rng_state(before)  # later cells see the state as it was
 # --------------------
 # A later process starts with other random weights and another random
 # state, which ``torch.manual_seed(999)`` stands for here. It builds the
-# same model and optimiser, loads the checkpoint, restores the three states,
-# and trains the remaining epochs. The checkpoint holds only
-# :term:`tensors <tensor>` and plain Python data, so :func:`torch.load`
-# opens it with ``weights_only=True`` (the default since PyTorch 2.6;
-# before, ``False``), which refuses to build anything else; the previous
-# page shows why that matters.
+# same model and optimiser, loads the checkpoint with ``weights_only=True``
+# (see the
+# :ref:`previous page <sphx_glr_auto_examples_training_plot_04_saving_and_loading.py>`),
+# restores the three states, and trains the remaining epochs.
 torch.manual_seed(999)
 resumed = NeuralNetwork(2, 2)
 sgd = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
@@ -140,8 +138,10 @@ assert higher
 
 # sphinx_gallery_start_ignore
 after_run = torch.get_rng_state()
+torch.manual_seed(999)
+NeuralNetwork(2, 2)  # as above: the run started from the state after this
 orders = []
-for state in (torch.manual_seed(999).get_state(), checkpoint["rng"]):
+for state in (torch.get_rng_state(), checkpoint["rng"]):
     torch.set_rng_state(state)
     orders.append([labels.tolist() for _, labels in train_loader])
 assert orders[0] != orders[1]  # the epoch after the checkpoint: other shuffles
@@ -230,8 +230,11 @@ else:
 
 # %%
 # ``save_checkpoint`` writes the new file beside the old one and moves it
-# into place only once it is complete, so a failed save leaves the previous
-# checkpoint as it was:
+# into place, in one step, only once it is complete. A save that fails in
+# the process (an error such as the one below, a full disk, the process
+# killed half-way) therefore leaves the previous checkpoint as it was. A
+# power cut is another matter: the folder is not synced after the move, so
+# the move itself may not survive one.
 previous = run_path.read_bytes()
 try:
     save_checkpoint(run_path, run, broken, epoch=epochs, overwrite=True)
@@ -243,6 +246,22 @@ kept = run_path.read_bytes() == previous
 print("the previous checkpoint is kept:", kept)
 assert kept
 
+
+# sphinx_gallery_start_ignore
+class Spy:  # pickled half-way through a save: the old file must still be there
+    def __reduce__(self):
+        seen.append(run_path.read_bytes() == previous)
+        return (int, ())
+
+
+seen, spied = [], torch.optim.SGD(run.parameters(), lr=0.1)
+spied.param_groups[0]["spy"] = Spy()
+save_checkpoint(run_path, run, spied, epoch=epochs, overwrite=True)
+assert seen == [True]
+assert run_path.read_bytes() != previous  # moved into place once complete
+assert not list(folder.glob("*partial"))  # failed or not, nothing left behind
+# sphinx_gallery_end_ignore
+
 workdir.cleanup()
 
 # %%
@@ -253,13 +272,11 @@ workdir.cleanup()
 #   any learning-rate scheduler or other generator the run uses). With
 #   them this run resumed bit for bit on the CPU; from the weights alone
 #   it went another way.
-# - :func:`torch.load` opens such a file with ``weights_only=True``: it
-#   holds only tensors and plain Python data.
 # - :func:`~tutorial_utils.checkpoints.save_checkpoint` and
 #   :func:`~tutorial_utils.checkpoints.load_checkpoint` do the same in one
 #   call each; ``save_checkpoint`` never replaces a checkpoint unless told
-#   to, and a failed save keeps the previous one, where a plain
-#   :func:`torch.save` over it leaves a broken file.
+#   to, and a save that fails in the process keeps the previous one, where
+#   a failed :func:`torch.save` over it leaves a broken file.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_06_distributed_training.py`,
 # which trains one model in several processes at once.
