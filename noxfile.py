@@ -132,19 +132,73 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
 
 
-LIGHTHOUSE_PAGES = ("index.html", "auto_examples/tensors/plot_01_creating_tensors.html")
-CHROMIUM_FLAGS = (
-    "--headless --no-sandbox --disable-gpu --disable-background-networking "
-    "--disable-component-update --disable-sync --no-first-run"
-)
+#: The categories every page must score at least LIGHTHOUSE_MINIMUM in; best
+#: practices and SEO are reported. (SEO marks down the search page, which
+#: asks search engines not to index it.)
+LIGHTHOUSE_REQUIRED = ("performance", "accessibility")
+LIGHTHOUSE_MINIMUM = 95
+#: How often a page that scores below the minimum is scored again, the median
+#: of its runs counting: Lighthouse times the browser's work on this machine,
+#: so a busy machine costs points.
+LIGHTHOUSE_RETRIES = 2
+
+
+def _lighthouse_scores(
+    session: nox.Session, tools: Path, chromium: str, url: str, report: Path
+) -> tuple[dict[str, int], float]:
+    """One mobile Lighthouse run: the four category scores, and KiB transferred."""
+    from build_facts import CHROMIUM_FLAGS
+
+    session.run(
+        str(tools / "node_modules/.bin/lighthouse"),
+        url,
+        "--quiet",
+        "--form-factor=mobile",
+        f"--chrome-flags={' '.join(CHROMIUM_FLAGS)}",
+        "--only-categories=performance,accessibility,best-practices,seo",
+        "--output=json",
+        f"--output-path={report}",
+        env={"CHROME_PATH": chromium},
+        external=True,
+        silent=True,
+    )
+    result = json.loads(report.read_text())
+    # Files on other hosts (MathJax's CDN) cannot be fetched from every machine
+    # that runs this; a page scored without them may score lower online.
+    unreachable = sorted(
+        {
+            item["sourceLocation"]["url"]
+            for item in result["audits"]["errors-in-console"]
+            .get("details", {})
+            .get("items", [])
+            if item.get("source") == "network" and "sourceLocation" in item
+        }
+    )
+    if unreachable:
+        session.warn(f"{url} scored without {', '.join(unreachable)}: not reachable")
+    scores = {k: round(v["score"] * 100) for k, v in result["categories"].items()}
+    return scores, result["audits"]["total-byte-weight"]["numericValue"] / 1024
 
 
 @nox.session(python=False, default=False)
 def lighthouse(session: nox.Session) -> None:
-    """Score built pages with mobile Lighthouse (npm, system Chromium); fails below 95."""
-    html = BUILD / "html"
+    """Score every built page with mobile Lighthouse; fails below 95 in performance or accessibility."""
+    parser = argparse.ArgumentParser(prog="nox -s lighthouse --")
+    parser.add_argument(
+        "--site",
+        type=Path,
+        default=BUILD / "html",
+        help="the built site to score (default: docs/_build/html)",
+    )
+    parser.add_argument(
+        "pages",
+        nargs="*",
+        help="pages to score, relative to the site (default: every HTML page)",
+    )
+    args = parser.parse_args(session.posargs)
+    html = args.site.resolve()
     if not (html / "index.html").is_file():
-        session.error("build the site first: nox -s docs")
+        session.error(f"no built site in {html}: run nox -s docs first")
     tools = ROOT / ".nox" / "lighthouse-npm"
     if not (tools / "node_modules" / ".bin" / "lighthouse").is_file():
         session.run(
@@ -158,13 +212,20 @@ def lighthouse(session: nox.Session) -> None:
             external=True,
         )
     chromium = shutil.which("chromium") or session.error("apt-get install chromium")
-    pages = session.posargs or list(LIGHTHOUSE_PAGES)
+    # Folders starting with "_" hold static files and downloads, not pages.
+    pages = args.pages or sorted(
+        page.relative_to(html).as_posix()
+        for page in html.rglob("*.html")
+        if not any(part.startswith("_") for part in page.relative_to(html).parts)
+    )
+    port = 8777
+    rows = []
     with tempfile.TemporaryDirectory() as folder:
         # Served gzip-compressed, as any real host serves text.
         site = Path(folder) / "site"
         shutil.copytree(html, site)
         for path in site.rglob("*"):
-            if path.suffix in {".html", ".css", ".js", ".svg", ".json"}:
+            if path.suffix in {".html", ".css", ".js", ".svg", ".json", ".xml"}:
                 path.with_name(path.name + ".gz").write_bytes(
                     gzip.compress(path.read_bytes(), 9)
                 )
@@ -175,40 +236,51 @@ def lighthouse(session: nox.Session) -> None:
                 "-g",
                 "-s",
                 "-p",
-                "8777",
+                str(port),
                 "-a",
                 "127.0.0.1",
                 "-c3600",
             ]
         )
         time.sleep(1)
-        failures = []
         try:
-            for page in pages:
+            for number, page in enumerate(pages, 1):
+                url = f"http://127.0.0.1:{port}/{page}"
                 report = Path(folder) / "report.json"
-                session.run(
-                    str(tools / "node_modules/.bin/lighthouse"),
-                    f"http://127.0.0.1:8777/{page}",
-                    "--quiet",
-                    "--form-factor=mobile",
-                    f"--chrome-flags={CHROMIUM_FLAGS}",
-                    "--only-categories=performance,accessibility,best-practices,seo",
-                    "--output=json",
-                    f"--output-path={report}",
-                    env={"CHROME_PATH": chromium},
-                    external=True,
-                )
-                result = json.loads(report.read_text())
+                runs = [_lighthouse_scores(session, tools, chromium, url, report)]
+                if any(runs[0][0][k] < LIGHTHOUSE_MINIMUM for k in LIGHTHOUSE_REQUIRED):
+                    runs += [
+                        _lighthouse_scores(session, tools, chromium, url, report)
+                        for _ in range(LIGHTHOUSE_RETRIES)
+                    ]
                 scores = {
-                    k: round(v["score"] * 100) for k, v in result["categories"].items()
+                    k: sorted(run[0][k] for run in runs)[len(runs) // 2]
+                    for k in runs[0][0]
                 }
-                weight = result["audits"]["total-byte-weight"]["numericValue"]
-                session.log(f"{page}: {scores}, {weight / 1024:.0f} KiB transferred")
-                failures += [f"{page} {k} {v}" for k, v in scores.items() if v < 95]
+                rows.append((page, scores, runs[0][1]))
+                session.log(
+                    f"[{number}/{len(pages)}] {page}: "
+                    + ", ".join(f"{k} {v}" for k, v in scores.items())
+                    + (f" (median of {len(runs)} runs)" if len(runs) > 1 else "")
+                )
         finally:
             server.terminate()
+    width = max(len(page) for page, *_ in rows)
+    session.log(f"{'page':<{width}}  perf  a11y  b.p.   seo    KiB")
+    for page, scores, weight in rows:
+        session.log(
+            f"{page:<{width}}  {scores['performance']:4}  "
+            f"{scores['accessibility']:4}  {scores['best-practices']:4}  "
+            f"{scores['seo']:4}  {weight:5.0f}"
+        )
+    failures = [
+        f"{page} {k} {scores[k]}"
+        for page, scores, *_ in rows
+        for k in LIGHTHOUSE_REQUIRED
+        if scores[k] < LIGHTHOUSE_MINIMUM
+    ]
     if failures:
-        session.error("below 95: " + ", ".join(failures))
+        session.error(f"below {LIGHTHOUSE_MINIMUM}: " + ", ".join(failures))
 
 
 # The newest Python the readers' session tries; the oldest is requires-python's.

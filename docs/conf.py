@@ -28,9 +28,10 @@ extensions = [
     "sphinx_copybutton",
     "sphinx_design",
     "notfound.extension",
+    "sphinxext.opengraph",  # og:* tags for link previews (docs/_ext/html_tuning.py)
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
-    "html_tuning",  # docs/_ext: only the assets a page uses; accessibility
+    "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
 ]
 
@@ -63,9 +64,15 @@ sphinx_gallery_conf = {
         "../gallery/performance",
         "../gallery/training",
     ],
-    # Same start for every page: matplotlib's defaults, then PyTorch's.
+    # Pages run side by side in worker processes (joblib's loky), one per
+    # CPU that joblib counts (-1); a page that must run alone says
+    # `# sphinx_gallery_parallel = False`, and runs first.
+    "parallel": -1,
+    # Same start for every page, in whichever process runs it: matplotlib's
+    # defaults, then PyTorch's; after the page, its hard time limit is
+    # disarmed (docs/_ext/gallery_hooks.py).
     "reset_modules": ("matplotlib", "gallery_hooks.reset_state"),
-    "reset_modules_order": "before",
+    "reset_modules_order": "both",
     # Pages print what they show; a bare expression's repr could hold an
     # address, so it is not captured.
     "capture_repr": (),
@@ -159,3 +166,24 @@ project_tagline = (
     "PyTorch taught from its foundations, every page run when the site was built"
 )
 copybutton_exclude = ".linenos, .gp, .go"
+
+# -- The published address: canonical links, sitemap, link previews ----------
+# Read the Docs names the address of the version it builds; the GitHub Pages
+# workflow sets DOCS_SITE_URL. With an address, every page links to its
+# canonical URL and gets an og:url, and the build writes sitemap.xml. A local
+# build knows no address and writes none of the three, since each must be an
+# absolute URL. (`-D html_baseurl=...` gives the links, not the sitemap.)
+_site_url = os.environ.get("READTHEDOCS_CANONICAL_URL", "") or os.environ.get(
+    "DOCS_SITE_URL", ""
+)
+html_baseurl = _site_url.rstrip("/") + "/" if _site_url else ""
+if html_baseurl:
+    extensions.append("sphinx_sitemap")
+# The address already names the language and version (Read the Docs' /en/latest/).
+sitemap_url_scheme = "{link}"
+# The search page asks not to be indexed; the 404 page is not a page to find.
+sitemap_excludes = ["search.html", "404.html"]
+# Descriptions are each page's first paragraph, written by docs/_ext/html_tuning.py.
+ogp_enable_meta_description = False
+# matplotlib is installed, so the extension would draw a preview image per page.
+ogp_social_cards = {"enable": False}

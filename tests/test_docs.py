@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import gzip
 import html
+import os
 import re
 import subprocess
 import sys
+import time
 import zipfile
 from html.parser import HTMLParser
 from pathlib import Path
@@ -55,7 +57,7 @@ def test_landing_page_and_api_reference(site: Path) -> None:
     api = (site / "api.html").read_text()
     for helper in (
         "pick_device",
-        "seed_everything",
+        "reset_global_state",
         "environment_summary",
         "draw_tensor",
     ):
@@ -73,6 +75,12 @@ def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
         '"""\nBroken page\n===========\n\nFails.\n"""\n\n'
         "x = 1\nraise RuntimeError('this page is broken')\n"
     )
+    # A page that declares a budget of its own is held to that one.
+    (tmp_path / "gallery" / "tensors" / "plot_98_declared.py").write_text(
+        '"""\nSlow page\n=========\n\nMay take longer.\n"""\n\n'
+        '# sphinx_gallery_budget_seconds = 600, "a test of declared budgets"\n'
+        "x = 1\n"
+    )
     result = sphinx_build(docs, "-D", "gallery_budget_seconds=0")
     assert result.returncode != 0
     output = result.stdout + result.stderr
@@ -80,6 +88,110 @@ def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
     assert "line 9" in output
     assert "this page is broken" in output
     assert re.search(r"plot_01_\w+\.py ran in [\d.]+ s, over the 0 s budget", output)
+    assert "plot_98_declared.py ran in" not in output
+
+
+#: Pages that hang: the first is stopped by the exception that its hard
+#: limit raises on its line, after it started a process in a session of its
+#: own (as run_ddp does); the second swallows that exception, and its
+#: process is ended by the backstop. Both declare a budget of 1 s.
+HANGING_PAGES = {
+    "sleeps": '''"""
+Hanging page
+============
+
+Starts a process, then sleeps forever.
+"""
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# sphinx_gallery_budget_seconds = 1, "hangs on purpose, to test the hard limit"
+command = [sys.executable, "-c", "import time; time.sleep(600)"]
+child = subprocess.Popen(command, start_new_session=True)
+Path("child.pid").write_text(str(child.pid))
+time.sleep(10**6)
+''',
+    "ignores-the-stop": '''"""
+Stubborn page
+=============
+
+Sleeps forever, whatever interrupts it.
+"""
+
+import time
+
+# sphinx_gallery_budget_seconds = 1, "hangs on purpose, to test the backstop"
+while True:
+    try:
+        time.sleep(10**6)
+    except Exception:
+        pass
+''',
+}
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.is_file() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z")
+
+
+@pytest.mark.parametrize("kind", HANGING_PAGES)
+def test_hanging_page_is_stopped_at_its_hard_limit(tmp_path: Path, kind: str) -> None:
+    docs = copy_sources(tmp_path)
+    page = HANGING_PAGES[kind]
+    script = tmp_path / "gallery" / "tensors" / "plot_00_hangs.py"
+    script.write_text(page)
+    line = next(
+        number
+        for number, text in enumerate(page.splitlines(), start=1)
+        if "time.sleep(10**6)" in text
+    )
+    tic = time.monotonic()
+    # Its hard limit: 3 times the 1 s budget that the page declares.
+    result = sphinx_build(docs, "-D", "gallery_hard_limit_factor=3")
+    seconds = time.monotonic() - tic
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    # Starting the build and its worker processes takes most of this.
+    assert seconds < 120, f"the build took {seconds:.0f} s to stop"
+    stopped = (
+        rf"gallery/tensors/plot_00_hangs\.py, line {line} \(time\.sleep\(10\*\*6\)\) "
+        r"is still running after 3 s, its hard limit"
+    )
+    assert re.search(stopped, output), output[-3000:]
+    if kind == "sleeps":
+        assert re.search(rf"PageStopped: {stopped}", output), output[-3000:]
+        child = int((script.parent / "child.pid").read_text())
+        assert not _running(child), "the process the page started still runs"
+    else:
+        # faulthandler's dump of the stack, after the grace period.
+        assert f'plot_00_hangs.py", line {line} in <module>' in output, output[-3000:]
+
+
+def test_a_page_declares_its_budget_and_why() -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from gallery_hooks import declared_budget
+    finally:
+        sys.path.pop(0)
+    page = 'x = 1\n# sphinx_gallery_budget_seconds = 40, "trains four times"\n'
+    assert declared_budget(page) == (40.0, "trains four times")
+    assert declared_budget("x = 1\n") is None
+    for wrong in ("40", "0, 'why'", "40, ''", "True, 'why'", "'40', 'why'", "40,"):
+        with pytest.raises(
+            ValueError, match=re.escape("the seconds (above 0) and the reason")
+        ):
+            declared_budget(f"# sphinx_gallery_budget_seconds = {wrong}\n")
+    with pytest.raises(ValueError, match="more than once"):
+        declared_budget(page + page)
 
 
 class _Links(HTMLParser):

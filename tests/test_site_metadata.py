@@ -1,15 +1,17 @@
 """What search engines and link previews read: descriptions, OpenGraph tags,
-canonical links and the sitemap."""
+canonical links and the sitemap; and the lighter markup the pages are sent in."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from html_tuning import plain_token_classes, thin  # docs/_ext: see sitebuild.py
 
 from sitebuild import copy_sources, sphinx_build
 
@@ -193,3 +195,28 @@ def test_the_sitemap_lists_every_page_once(hosted_site: Path) -> None:
         SITE_URL + name for name in pages(hosted_site) if name not in NOT_IN_SITEMAP
     }
     assert set(listed) == expected
+
+
+def test_lighter_markup_keeps_the_text_and_what_scripts_read() -> None:
+    plain = plain_token_classes(
+        ("a11y-high-contrast-light", "a11y-high-contrast-dark"), ".linenos, .gp, .go"
+    )
+    assert {"n", "p", "w"} <= plain, "names, punctuation, spaces in the text colour"
+    assert not {"gp", "go", "o", "k"} & plain, "prompts, outputs, operators, keywords"
+    body = (
+        '<p><code class="docutils literal notranslate"><span class="pre">x</span> '
+        '<span class="pre">=</span> <span class="pre">1</span></code></p>'
+        '<dt class="sig sig-object py"><em class="sig-param"><span class="n">x</span>'
+        '<span class="p">:</span><span class="w"> </span><span class="n">int</span>'
+        "</em></dt>"
+        '<div class="highlight"><pre><span></span><span class="gp">&gt;&gt;&gt; </span>'
+        '<span class="n">x</span><span class="w"> </span><span class="o">=</span>'
+        '<span class="w"> </span><span class="mi">1</span>\n<span class="go">1</span>'
+        "</pre></div>"
+    )
+    thinned = thin(body, plain)
+    assert re.sub(r"<[^>]+>", "", thinned) == re.sub(r"<[^>]+>", "", body)
+    for gone in ('class="pre"', 'class="n"', 'class="p"', 'class="w"'):
+        assert gone not in thinned
+    for kept in ('class="gp"', 'class="go"', 'class="o"', 'class="mi"', "sig-param"):
+        assert kept in thinned

@@ -578,12 +578,14 @@ def run_ddp(
         try:
             # The child enforces `timeout` itself; the margin covers start-up.
             _, stderr = process.communicate(timeout=timeout + _START_MARGIN)
-        except subprocess.TimeoutExpired:
+        except BaseException as stopped:  # a timeout, Ctrl-C, a build's stop
             if os.name == "posix":
                 os.killpg(process.pid, signal.SIGKILL)
             else:
                 process.kill()
             process.communicate()
+            if not isinstance(stopped, subprocess.TimeoutExpired):
+                raise
             raise TimeoutError(
                 f"distributed training with {world_size} processes did not "
                 f"finish within {timeout:g} s; every process was stopped"
