@@ -20,7 +20,7 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).parent / "docs" / "_ext"))
-from build_facts import GENERATED, SPHINX_OPTIONS, lower_bounds
+from build_facts import GENERATED, RUN_NOTEBOOK, SPHINX_OPTIONS, lower_bounds
 
 nox.needs_version = ">=2025.2.9"
 # pip, not uv: the build machines hold the torch wheel on disk, where pip
@@ -334,12 +334,6 @@ REPORT_VERSIONS = """
 import platform, sys
 from importlib.metadata import version
 print(platform.python_version(), *(f"{name}=={version(name)}" for name in sys.argv[1:]))
-"""
-RUN_NOTEBOOK = """
-import sys
-import nbclient, nbformat
-notebook = nbformat.read(sys.argv[1], as_version=4)
-nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
 """
 
 

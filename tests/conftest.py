@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import pytest
@@ -46,3 +47,18 @@ def site(
     assert "WARNING" not in result.stderr, result.stderr[-6000:]
     assert "ERROR" not in result.stderr, result.stderr[-6000:]
     return docs / "_build" / "html"
+
+
+@pytest.fixture
+def cell_sizes() -> Callable[[Any], set[float]]:
+    """Measure a drawing: the width on screen, in pixels, of one cell in each panel."""
+    import numpy as np
+
+    def measure(fig: Any) -> set[float]:
+        fig.canvas.draw()
+        return {
+            round(float(np.diff(ax.transData.transform([(0, 0), (1, 0)])[:, 0])[0]), 1)
+            for ax in fig.axes
+        }
+
+    return measure

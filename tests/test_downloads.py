@@ -16,19 +16,11 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from build_facts import requirement_names
+from build_facts import RUN_NOTEBOOK, requirement_names
 
 from sitebuild import SCRIPTS, page_of
 
 pytestmark = pytest.mark.docs
-
-RUN_NOTEBOOK = """
-import sys
-import nbclient, nbformat
-notebook = nbformat.read(sys.argv[1], as_version=4)
-nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3").execute()
-print("executed", len(notebook.cells), "cells")
-"""
 
 
 def pinned_requirements() -> list[str]:

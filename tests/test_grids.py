@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -116,15 +118,8 @@ def test_draw_tensors_checks_its_lists() -> None:
         draw_tensors([torch.zeros(1), np.zeros(1)])  # type: ignore[list-item]
 
 
-def cell_sizes(fig: plt.Figure) -> set[float]:
-    """Width on screen, in pixels, of one cell in each panel."""
-    fig.canvas.draw()
-    return {
-        round(float(np.diff(ax.transData.transform([(0, 0), (1, 0)])[:, 0])[0]), 1)
-        for ax in fig.axes
-    }
-
-
-def test_panels_share_one_cell_size_whatever_their_widths() -> None:
+def test_panels_share_one_cell_size_whatever_their_widths(
+    cell_sizes: Callable[[plt.Figure], set[float]],
+) -> None:
     six = torch.arange(6)
     assert len(cell_sizes(draw_tensors([torch.tensor(1), six, torch.eye(3)]))) == 1

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import matplotlib.pyplot as plt
-import numpy as np
 import pytest
 import torch
 
@@ -78,16 +79,9 @@ def test_split_and_join_refuse_pieces_that_do_not_fit() -> None:
         draw_split(torch.zeros(1, 1, 1, 2), [torch.zeros(1, 1, 1, 2)], "x")
 
 
-def cell_sizes(fig: plt.Figure) -> set[float]:
-    """Width on screen, in pixels, of one cell in each panel."""
-    fig.canvas.draw()
-    return {
-        round(float(np.diff(ax.transData.transform([(0, 0), (1, 0)])[:, 0])[0]), 1)
-        for ax in fig.axes
-    }
-
-
-def test_panels_share_one_cell_size_whatever_their_widths() -> None:
+def test_panels_share_one_cell_size_whatever_their_widths(
+    cell_sizes: Callable[[plt.Figure], set[float]],
+) -> None:
     six = torch.arange(6)
     pieces = torch.tensor_split(six, 4)
     assert len(cell_sizes(draw_split(six, pieces, "torch.tensor_split(six, 4)"))) == 1

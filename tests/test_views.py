@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
@@ -114,16 +116,9 @@ def test_draw_view_refuses_what_it_cannot_draw() -> None:
         draw_views([torch.zeros(1), [1]])  # type: ignore[list-item]
 
 
-def cell_sizes(fig: plt.Figure) -> set[float]:
-    """Width on screen, in pixels, of one cell in each panel."""
-    fig.canvas.draw()
-    return {
-        round(float(np.diff(ax.transData.transform([(0, 0), (1, 0)])[:, 0])[0]), 1)
-        for ax in fig.axes
-    }
-
-
-def test_panels_share_one_cell_size_whatever_their_widths() -> None:
+def test_panels_share_one_cell_size_whatever_their_widths(
+    cell_sizes: Callable[[plt.Figure], set[float]],
+) -> None:
     x = torch.arange(12).reshape(3, 4)
     fig = draw_views([x, x[0, :2], torch.tensor(1)], ["x", "x[0, :2]", "a scalar"])
     assert len(cell_sizes(fig)) == 1

@@ -40,6 +40,17 @@ CHROMIUM_FLAGS = (
     "--no-first-run",
 )
 
+#: A script that runs a notebook (its path the first argument) from top to
+#: bottom in a Jupyter kernel, as a reader's "Run all" would: used where the
+#: tests and the readers' session run the downloaded notebooks.
+RUN_NOTEBOOK = """
+import sys
+import nbclient, nbformat
+notebook = nbformat.read(sys.argv[1], as_version=4)
+nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+print("executed", len(notebook.cells), "cells")
+"""
+
 
 def requirement_names(distribution: str = "tutorial-utils") -> list[str]:
     """The names of the packages an installed `distribution` requires."""
