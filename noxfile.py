@@ -163,8 +163,8 @@ def _lighthouse_scores(
         silent=True,
     )
     result = json.loads(report.read_text())
-    # Files on other hosts (MathJax's CDN) cannot be fetched from every machine
-    # that runs this; a page scored without them may score lower online.
+    # The site loads nothing from other hosts; should a page ever do, a machine
+    # without the network scores it without those files, which may flatter it.
     unreachable = sorted(
         {
             item["sourceLocation"]["url"]

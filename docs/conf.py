@@ -22,7 +22,6 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
-    "sphinx.ext.mathjax",
     "sphinx_gallery.gen_gallery",
     "myst_nb",
     "sphinx_copybutton",
@@ -32,6 +31,7 @@ extensions = [
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
+    "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
 ]
 
@@ -46,6 +46,7 @@ exclude_patterns = [
 ]
 suppress_warnings: list[str] = []
 nitpicky = True
+html_math_renderer = "mathml"
 nitpick_ignore = [
     # NumPy-style docstring words that are not types.
     ("py:class", "optional"),

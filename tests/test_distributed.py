@@ -10,15 +10,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from tutorial_utils._processes import LOOPBACK, find_free_port
 from tutorial_utils.data import toy_tensors
-from tutorial_utils.distributed import (
-    _LOOPBACK,
-    RankReport,
-    _find_free_port,
-    main,
-    run_ddp,
-    train_rank,
-)
+from tutorial_utils.distributed import RankReport, main, run_ddp, train_rank
 from tutorial_utils.models import NeuralNetwork
 
 
@@ -88,8 +82,8 @@ def test_under_torchrun_one_rank_runs(
         "RANK": "0",
         "LOCAL_RANK": "0",
         "WORLD_SIZE": "1",
-        "MASTER_ADDR": _LOOPBACK,
-        "MASTER_PORT": str(_find_free_port()),
+        "MASTER_ADDR": LOOPBACK,
+        "MASTER_PORT": str(find_free_port()),
     }.items():
         monkeypatch.setenv(name, value)
     assert main(["--epochs=1", f"--output={tmp_path}"]) == 0
@@ -101,16 +95,16 @@ def test_under_torchrun_one_rank_runs(
 def test_train_rank_prints_nothing_and_saves(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    report = train_rank(0, 1, port=_find_free_port(), epochs=1, output_dir=tmp_path)
+    report = train_rank(0, 1, port=find_free_port(), epochs=1, output_dir=tmp_path)
     assert capsys.readouterr().out == ""
     saved = torch.load(tmp_path / "rank0.pt", weights_only=True)
     assert torch.equal(saved["parameters"], report.parameters)
 
 
 def test_free_port_can_be_bound() -> None:
-    port = _find_free_port()
+    port = find_free_port()
     with socket.socket() as sock:
-        sock.bind((_LOOPBACK, port))
+        sock.bind((LOOPBACK, port))
 
 
 def test_help_names_torchrun() -> None:
@@ -186,3 +180,16 @@ def test_a_launcher_that_hangs_is_killed(
             ["pgrep", "-f", str(stuck)], capture_output=True, check=False
         )
         assert found.stdout == b"", "the launcher outlived its time limit"
+
+
+def _sleep_forever(rank: int, world_size: int, options: dict[str, object]) -> None:
+    import time
+
+    time.sleep(10**6)
+
+
+def test_spawned_processes_are_stopped_at_their_time_limit() -> None:
+    from tutorial_utils._processes import run_spawned
+
+    with pytest.raises(TimeoutError, match=r"did not finish within 0\.5 s"):
+        run_spawned(_sleep_forever, 2, {}, timeout=0.5)

@@ -68,6 +68,14 @@ def test_landing_page_and_api_reference(site: Path) -> None:
     assert "https://docs.pytorch.org/docs/stable/generated/torch.tensor.html" in page
 
 
+def test_formulas_are_mathml_with_no_script(site: Path) -> None:
+    for name in ("introduction.html", "glossary.html"):
+        page = (site / name).read_text()
+        assert page.count("<math ") >= 5, name
+        assert "mathjax" not in page.lower(), f"{name} still loads MathJax"
+        assert "\\mathbb" not in page, "raw LaTeX left"
+
+
 def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
     docs = copy_sources(tmp_path)
     broken = tmp_path / "gallery" / "tensors" / "plot_99_broken.py"
@@ -358,6 +366,36 @@ def test_helper_digest_follows_imports(tmp_path: Path) -> None:
     (package / "b.py").write_text("def f(): return 2\n")  # imported through a
     assert helper_digest(page, package) != before
     assert helper_digest("import numpy\n", package) == helper_digest("", package)
+
+
+def test_a_file_a_page_writes_moves_next_to_the_page(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from gallery_hooks import collect_page_files
+    finally:
+        sys.path.pop(0)
+    section = tmp_path / "gallery" / "perf"
+    section.mkdir(parents=True)
+    (tmp_path / "docs").mkdir()
+    (section / "plot_01_a.py").write_text('open("trace.json", "w")\n')
+    (section / "notes.txt").write_text("was there before")
+    before = {path.name for path in section.iterdir()}
+    (section / "trace.json").write_text("{}")  # the page's own file
+    (section / "other.json").write_text("{}")  # a neighbour's, not named by it
+    conf = {
+        "src_dir": str(tmp_path / "docs"),
+        "examples_dirs": ["../gallery"],
+        "gallery_dirs": ["auto_examples"],
+    }
+    moved = collect_page_files(conf, "plot_01_a.py", before)
+    output = tmp_path / "docs" / "auto_examples" / "perf"
+    assert [path.resolve() for path in moved] == [(output / "trace.json").resolve()]
+    assert (output / "trace.json").read_text() == "{}"
+    assert sorted(path.name for path in section.iterdir()) == [
+        "notes.txt",
+        "other.json",
+        "plot_01_a.py",
+    ]
 
 
 #: What a gallery page may weigh, with everything it loads, gzip-compressed

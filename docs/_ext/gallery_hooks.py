@@ -27,6 +27,12 @@
   :func:`rerun_pages_with_changed_helpers` stamps each page with a hash of
   those modules (followed through their own imports) and makes Sphinx-Gallery
   run it again when the hash changes.
+- A page may write a file for the reader (a profiler trace, say) into its
+  working directory, which is the page's folder under ``gallery/`` while
+  the build runs it. After the page, :func:`collect_page_files` moves each
+  new file whose name the page's source mentions next to the generated
+  page, where a ``:download:`` role in the page's text finds it; the
+  sources stay clean.
 - Figures are stored as 256-colour PNGs (:func:`shrink_figures`): plots
   have few colours, and a page with several figures stays light to load.
 - A page's hidden checks (``# sphinx_gallery_start_ignore`` ...
@@ -217,6 +223,8 @@ _RUNNING: dict[str, Any] = {}
 # What this process starts every page with: PyTorch's thread count; and
 # whether a worker's environment was restored.
 _START: dict[str, int] = {}
+# The names in each running page's folder before it ran (collect_page_files).
+_BEFORE: dict[str, set[str]] = {}
 
 
 # The variable that sets the thread count of a BLAS library that
@@ -290,6 +298,9 @@ def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     """
     if when == "after":
         _disarm()
+        before = _BEFORE.pop(fname, None)
+        if before is not None:
+            collect_page_files(gallery_conf, fname, before)
         return
     limits = _limits()
     _restore_build_environment(limits)
@@ -304,8 +315,46 @@ def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
     # if the page before it changed it.
     _START.setdefault("threads", torch.get_num_threads())
     torch.set_num_threads(_START["threads"])
+    folders = _page_folders(gallery_conf, fname)
+    if folders is not None:
+        _BEFORE[fname] = {path.name for path in folders[0].iterdir()}
     budget = float(limits["pages"].get(fname, limits["budget"]))
     _arm(fname, budget, float(limits["factor"]), gallery_conf["src_dir"])
+
+
+def _page_folders(gallery_conf: dict[str, Any], fname: str) -> tuple[Path, Path] | None:
+    """The folder of the page `fname` under ``gallery/``, and its output folder."""
+    src = Path(gallery_conf["src_dir"])
+    for examples, generated in zip(
+        gallery_conf["examples_dirs"], gallery_conf["gallery_dirs"], strict=True
+    ):
+        for script in sorted((src / examples).rglob(fname)):
+            section = script.parent.relative_to(src / examples)
+            return script.parent, src / generated / section
+    return None
+
+
+def collect_page_files(
+    gallery_conf: dict[str, Any], fname: str, before: set[str]
+) -> list[Path]:
+    """Move the files the page `fname` wrote into its folder next to its output.
+
+    `before` names what the folder held before the page ran. Only new files
+    whose names the page's source mentions move: a page that runs beside it
+    in the same folder keeps its own. Returns where they went.
+    """
+    folders = _page_folders(gallery_conf, fname)
+    if folders is None:
+        return []
+    folder, output = folders
+    source = (folder / fname).read_text(encoding="utf-8")
+    moved = []
+    for path in sorted(folder.iterdir()):
+        if path.name in before or not path.is_file() or path.name not in source:
+            continue
+        output.mkdir(parents=True, exist_ok=True)
+        moved.append(Path(path.replace(output / path.name)))
+    return moved
 
 
 def _arm(fname: str, budget: float, factor: float, src_dir: str) -> None:

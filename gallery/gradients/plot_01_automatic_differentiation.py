@@ -215,7 +215,7 @@ torch.testing.assert_close(t.grad, 5 * weights)
 # --------------------------
 # :meth:`~torch.Tensor.detach` returns a tensor on the *same memory* that does
 # not require gradients and has no ``grad_fn`` (the :ref:`previous page
-# <sphx_glr_auto_examples_tensors_plot_07_tensors_and_numpy.py>` used it to
+# <sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py>` used it to
 # hand a tensor to NumPy). Autograd treats it as a constant: in
 # ``t * 10 + detached_t * 5`` only ``t * 10`` is recorded, so the gradient of
 # ``t`` is 10, not the 15 it is without ``detach``.

@@ -93,7 +93,7 @@ assert copied.data_ptr() != numpy_array.ctypes.data
 # %%
 # Sharing is what you want for large arrays you only read; copying is what
 # you want when either side will be changed independently. The page
-# :ref:`sphx_glr_auto_examples_tensors_plot_07_tensors_and_numpy.py` goes
+# :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py` goes
 # further: dtypes, tensors on a GPU and tensors that require
 # :term:`gradients <gradient>`.
 #

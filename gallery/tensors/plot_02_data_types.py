@@ -117,7 +117,7 @@ print("16,777,217 as float32:", torch.tensor(16_777_217, dtype=torch.float32).it
 # or ``bfloat16``. It counts the values the tensor shows, not the memory it
 # keeps alive: a :term:`view` of ten of them still holds the whole 4 MB
 # :term:`storage`
-# (:ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`).
+# (:ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`).
 million = torch.zeros(10**6)
 print(million.dtype, million.nbytes / 1e6, "MB")
 view = million[:10]
@@ -131,7 +131,7 @@ assert million.to(torch.bfloat16).nbytes == million.nbytes // 2
 # ------------------------------
 # Python floats become the default floating-point dtype, ``float32``
 # (:func:`torch.get_default_dtype`); NumPy's default, ``float64``, is taken up in
-# :ref:`sphx_glr_auto_examples_tensors_plot_07_tensors_and_numpy.py`. A Python
+# :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py`. A Python
 # ``float`` is 64 bits, so 0.1, which neither dtype holds exactly, comes back
 # changed from a ``float32`` tensor; 0.5, which both hold exactly, does not.
 back = torch.tensor(0.1).item()

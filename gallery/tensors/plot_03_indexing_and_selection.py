@@ -69,7 +69,7 @@ print(torch.flip(x, dims=[1]))
 # selection of a tensor of zeros is filled with ones, and the cells that
 # became 1 are drawn in orange, over the values of ``x``. (How a view reads a
 # shared storage is the subject of
-# :ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`.)
+# :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`.)
 for title, select in selections.items():
     same = select(x).untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     print(f"{title:13} shares x's storage: {same}")

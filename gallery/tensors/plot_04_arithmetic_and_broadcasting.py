@@ -161,7 +161,7 @@ plt.show()
 # Stretching copies nothing: :meth:`~torch.Tensor.expand` returns a
 # :term:`view` that reads the same elements again and again, from the memory
 # of the original. Its :term:`stride` along the stretched dimension is 0
-# (:ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py` shows
+# (:ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py` shows
 # how strides work).
 stretched = column.expand(3, 4)
 print("same memory as column:", stretched.data_ptr() == column.data_ptr())
@@ -353,5 +353,5 @@ assert "modified by an inplace operation" in messages[-1]
 #   broadcast back.
 # - A trailing ``_`` means in place: same memory, visible through every view.
 #
-# Next: :ref:`sphx_glr_auto_examples_tensors_plot_05_splitting_and_joining.py`
+# Next: :ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`
 # cuts tensors into pieces and puts them together again.

@@ -371,7 +371,7 @@ assert all(who == "main" for batch in loaders for who in batch)
 # costs nothing there and keeps the script portable.) This page keeps
 # ``num_workers=0``: it runs inside a documentation build, where its classes
 # are in no file a fresh worker could import.
-# :ref:`sphx_glr_auto_examples_training_plot_06_distributed_training.py`
+# :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`
 # starts processes the same way and keeps the code they run in an
 # importable module.
 #

@@ -30,18 +30,21 @@ import argparse
 import datetime
 import gc
 import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutorial_utils._checks import check_choice, check_int, check_number
+from tutorial_utils._processes import (
+    LOOPBACK,
+    find_free_port,
+    run_spawned,
+    run_stoppable,
+)
 
 if TYPE_CHECKING:
     import torch
@@ -54,7 +57,7 @@ __all__ = ["RankReport", "main", "run_ddp", "train_rank"]
 
 # The address the processes meet at when this module starts them, this
 # machine's loopback interface. Under torchrun, MASTER_ADDR decides.
-_LOOPBACK = "127.0.0.1"
+_LOOPBACK = LOOPBACK
 
 _BACKENDS = ("gloo", "nccl")
 _TIMED_OUT = 124  # the command line's exit status when it stopped the processes
@@ -94,34 +97,6 @@ class RankReport:
     initial_parameters: torch.Tensor
     synced_parameters: torch.Tensor
     parameters: torch.Tensor
-
-
-def _find_free_port(host: str = _LOOPBACK) -> int:
-    """Ask the operating system for a TCP port that is free right now.
-
-    Binding to port 0 makes the system choose an unused port; the socket is
-    closed again at once, so process rank 0 can listen on it moments later
-    (unless another program takes the port in between, which is rare).
-
-    Parameters
-    ----------
-    host : str, default "127.0.0.1"
-        The address to bind.
-
-    Returns
-    -------
-    int
-        A port number from 1024 to 65535.
-
-    Examples
-    --------
-    >>> 1024 <= _find_free_port() <= 65535
-    True
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def _flat(parameters: Any) -> torch.Tensor:
@@ -201,7 +176,7 @@ def train_rank(
     A world of one process trains like a single process:
 
     >>> import torch
-    >>> report = train_rank(0, 1, port=_find_free_port(), epochs=2)
+    >>> report = train_rank(0, 1, port=find_free_port(), epochs=2)
     >>> report.samples
     [[2, 0, 1, 3, 4], [4, 1, 3, 0, 2]]
     >>> torch.equal(report.initial_parameters, report.synced_parameters)
@@ -327,50 +302,9 @@ def _print_report(report: RankReport) -> None:
 
 
 def _start(nprocs: int, options: dict[str, Any], timeout: float) -> None:
-    """Start `nprocs` processes with the spawn start method; stop them at `timeout`.
-
-    The standard library's :mod:`multiprocessing` is enough here:
-    :mod:`torch.multiprocessing` adds sharing of tensors between processes,
-    and the processes are sent no tensors. So this process never imports
-    torch.
-    """
-    import multiprocessing
-    import multiprocessing.connection
-
-    context = multiprocessing.get_context("spawn")
-    options = {**options, "port": _find_free_port(), "timeout": timeout}
-    processes = [
-        context.Process(
-            target=_spawned, args=(rank, nprocs, options), name=f"rank {rank}"
-        )
-        for rank in range(nprocs)
-    ]
-    deadline = time.monotonic() + timeout
-    try:
-        for process in processes:
-            process.start()
-        running = {process.sentinel: process for process in processes}
-        while running:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(
-                    f"the {nprocs} processes did not finish within {timeout:g} s; "
-                    "they were stopped"
-                )
-            for sentinel in multiprocessing.connection.wait(running, remaining):
-                process = running.pop(sentinel)  # type: ignore[arg-type]
-                process.join()
-                if process.exitcode != 0:
-                    raise RuntimeError(
-                        f"{process.name} failed (exit code {process.exitcode}); "
-                        "the other processes were stopped"
-                    )
-    finally:
-        for process in processes:
-            if process.is_alive():
-                process.kill()
-            if process.pid is not None:
-                process.join()
+    """Start `nprocs` training processes with the spawn start method; stop them at `timeout`."""
+    options = {**options, "port": find_free_port(), "timeout": timeout}
+    run_spawned(_spawned, nprocs, options, timeout)
 
 
 _EXAMPLES = """\
@@ -565,40 +499,20 @@ def run_ddp(
             f"--timeout={timeout!r}",
             f"--output={tmp}",
         ]
-        process = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
-            # Its own session (an operating-system process group, not a
-            # torch.distributed one), so a timeout can stop its children too.
-            start_new_session=os.name == "posix",
-        )
         try:
             # The child enforces `timeout` itself; the margin covers start-up.
-            _, stderr = process.communicate(timeout=timeout + _START_MARGIN)
-        except BaseException as stopped:  # a timeout, Ctrl-C, a build's stop
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-            process.communicate()
-            if not isinstance(stopped, subprocess.TimeoutExpired):
-                raise
+            returncode, stderr = run_stoppable(command, env, timeout + _START_MARGIN)
+        except subprocess.TimeoutExpired:
+            returncode = _TIMED_OUT
+        if returncode == _TIMED_OUT:
             raise TimeoutError(
                 f"distributed training with {world_size} processes did not "
                 f"finish within {timeout:g} s; every process was stopped"
             ) from None
-        if process.returncode == _TIMED_OUT:
-            raise TimeoutError(
-                f"distributed training with {world_size} processes did not "
-                f"finish within {timeout:g} s; every process was stopped"
-            )
-        if process.returncode != 0:
+        if returncode != 0:
             raise RuntimeError(
                 f"distributed training with {world_size} processes failed "
-                f"(exit status {process.returncode}):\n{stderr[-3000:]}"
+                f"(exit status {returncode}):\n{stderr[-3000:]}"
             )
         return [_load_report(Path(tmp, f"rank{rank}.pt")) for rank in range(world_size)]
 

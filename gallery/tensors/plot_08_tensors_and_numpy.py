@@ -93,7 +93,7 @@ print("flipped is contiguous:", flipped.is_contiguous())
 
 # %%
 # Drawn as :term:`views <view>` of their storage (see
-# :ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`), both
+# :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`), both
 # read the array's buffer, in two orders:
 draw_views(
     [tensor, flipped],

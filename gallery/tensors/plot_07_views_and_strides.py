@@ -385,5 +385,5 @@ torch.testing.assert_close(scores * keep, scores * mask)
 # - ``expand`` repeats with stride 0: write to the original, or ``clone()``
 #   the expanded tensor first.
 #
-# Next: :ref:`sphx_glr_auto_examples_tensors_plot_07_tensors_and_numpy.py`
+# Next: :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py`
 # shares memory between tensors and NumPy arrays in both directions.

@@ -155,7 +155,7 @@ for piece, sliced in zip(cut, [six[:1], six[1:4], six[4:]], strict=True):
 # None of these four functions copies values: each piece is a :term:`view`
 # that reads the original tensor's memory (its :term:`storage`). Writing into
 # a piece writes into the original. The next page,
-# :ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`, shows
+# :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`, shows
 # how views work.
 numbers = torch.arange(6)
 left, right = torch.chunk(numbers, 2)
@@ -394,6 +394,6 @@ assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
 #   must match); :func:`torch.stack` joins same-shaped tensors along a new
 #   one, like ``cat`` of unsqueezed tensors.
 #
-# Next: :ref:`sphx_glr_auto_examples_tensors_plot_06_views_and_strides.py`
+# Next: :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`
 # shows what a view is: one storage read through a size, a :term:`stride`
 # and an offset; why ``view`` sometimes fails and when ``reshape`` copies.

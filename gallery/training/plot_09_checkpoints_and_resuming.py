@@ -93,7 +93,7 @@ torch.set_rng_state(before)  # later cells see the state as it was
 # state, which ``torch.manual_seed(999)`` stands for here. It builds the
 # same model and optimiser, loads the checkpoint with ``weights_only=True``
 # (see the
-# :ref:`previous page <sphx_glr_auto_examples_training_plot_04_saving_and_loading.py>`),
+# :ref:`previous page <sphx_glr_auto_examples_training_plot_08_saving_and_loading.py>`),
 # restores the three states, and trains the remaining epochs.
 torch.manual_seed(999)
 resumed = NeuralNetwork(2, 2)
@@ -278,5 +278,5 @@ workdir.cleanup()
 #   to, and a save that fails in the process keeps the previous one, where
 #   a failed :func:`torch.save` over it leaves a broken file.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_06_distributed_training.py`,
+# Next: :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`,
 # which trains one model in several processes at once.

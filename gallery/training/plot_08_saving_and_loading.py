@@ -394,5 +394,5 @@ workdir.cleanup()
 # - A safetensors file holds tensors and strings and nothing to run: the
 #   same tensor bytes as a ``.pt`` file, with less bookkeeping around them.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_05_checkpoints_and_resuming.py`,
+# Next: :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`,
 # which saves a whole training run and resumes it.
