@@ -62,8 +62,8 @@ sphinx_gallery_conf = {
     "subsection_order": [
         "../gallery/tensors",
         "../gallery/gradients",
-        "../gallery/performance",
         "../gallery/training",
+        "../gallery/performance",
     ],
     # Pages run side by side in worker processes (joblib's loky), one per
     # CPU that joblib counts (-1); a page that must run alone says
@@ -94,6 +94,12 @@ sphinx_gallery_conf = {
         or os.environ.get("DOCS_SITE_URL", "")
     ),
 }
+
+# PyTorch's profiler (Kineto) writes a line with the clock time to the process's
+# standard error each time it starts and stops. The cheat sheet's kernel and the
+# gallery's workers inherit this setting, so no page shows a clock time that
+# says nothing about the page; a reader running a page still sees the lines.
+os.environ.setdefault("KINETO_LOG_LEVEL", "6")
 
 # -- MyST and myst-nb --------------------------------------------------------
 myst_enable_extensions = ["colon_fence", "dollarmath", "deflist", "substitution"]

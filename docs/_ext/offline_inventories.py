@@ -126,6 +126,7 @@ def torch_entries() -> Iterator[Entry]:
         "torch.linalg": "linalg.html",
         "torch.autograd": "autograd.html",
         "torch.optim": "optim.html",
+        "torch.optim.lr_scheduler": "optim.html",
         "torch.cuda": "cuda.html",
         "torch.mps": "mps.html",
         "torch.accelerator": "accelerator.html",
@@ -139,6 +140,9 @@ def torch_entries() -> Iterator[Entry]:
         "torch.distributed": "distributed.html",
         "torch.multiprocessing": "multiprocessing.html",
         "torch.serialization": "notes/serialization.html",
+        "torch.profiler": "profiler.html",
+        "torch.amp": "amp.html",
+        "torch.compiler": "torch.compiler.html",
     }
     for name, page in modules.items():
         yield _module(name, f"{page}#module-{name}")
@@ -175,6 +179,8 @@ def torch_entries() -> Iterator[Entry]:
         ("torch.backends.cudnn", "backends.html"),
         ("torch.backends.cpu", "backends.html"),
         ("torch.serialization", "notes/serialization.html"),
+        ("torch.profiler", "profiler.html"),
+        ("torch.amp", "amp.html"),
     ):
         yield from _members(name, on_page(page))
 

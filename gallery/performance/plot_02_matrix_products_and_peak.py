@@ -241,6 +241,6 @@ else:
 #   Ampere on, ``torch.set_float32_matmul_precision("high")`` lets float32
 #   products run in TF32: faster, and less precise.
 #
-# Next, :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
-# builds a neural network from these tensors. The helpers this page imports
+# Next, :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`
+# finds where a training loop spends its time. The helpers this page imports
 # are documented in :doc:`/api`.

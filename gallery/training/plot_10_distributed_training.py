@@ -394,6 +394,5 @@ else:
 #   ``if __name__ == "__main__":`` guard. ``torchrun --nproc-per-node=gpu``
 #   starts one process per GPU; ``gloo`` for CPUs, ``nccl`` for CUDA GPUs.
 #
-# This is the last page of the site for now. Next: start again from
-# :ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py`, or see
-# the whole site on one page in the cheat sheet.
+# Next: :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`
+# starts the last section, on measuring and speeding up code like this.

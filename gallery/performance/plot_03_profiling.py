@@ -1,0 +1,361 @@
+"""
+Profiling a training loop
+=========================
+
+Find where a training step spends its time with :mod:`torch.profiler`: read
+its table of operators, label the phases of the loop, save a trace to look
+at in a browser, and check with a timing that the fix it points to pays.
+"""
+
+# %%
+# The page runs on the CPU, on one thread (:func:`torch.set_num_threads`),
+# so that its times depend less on how many cores the machine has and on
+# what else keeps them busy. The line below names the machine that
+# measured them.
+import json
+import time
+from collections import Counter
+
+import matplotlib.pyplot as plt
+import torch
+import torch.nn.functional as F
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+from torch.utils.benchmark import Timer
+from torch.utils.data import (
+    BatchSampler,
+    DataLoader,
+    Dataset,
+    RandomSampler,
+    TensorDataset,
+)
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.data import load_digits_tensors
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.models import MLP
+from tutorial_utils.timing import format_time
+
+torch.set_num_threads(1)
+device = torch.device("cpu")
+print(environment_summary(device))
+
+# %%
+# A loop with labelled regions
+# ----------------------------
+# The handwritten digits of
+# :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`, kept as
+# NumPy arrays, the way data often arrive. The
+# :class:`~torch.utils.data.Dataset` below turns one sample into
+# :term:`tensors <tensor>` each time the
+# :class:`~torch.utils.data.DataLoader` asks for it, a common first
+# version; the loader then stacks 64 of them into a :term:`batch`.
+digits = load_digits_tensors(seed=0)
+features = digits.train_features.numpy()  # (1347, 64) float32
+labels = digits.train_labels.numpy()  # (1347,) int64
+
+
+class DigitsFromArrays(Dataset):
+    def __init__(self, features, labels):
+        self.features, self.labels = features, labels
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, index):
+        return torch.tensor(self.features[index]), torch.tensor(self.labels[index])
+
+
+loader = DataLoader(DigitsFromArrays(features, labels), batch_size=64, shuffle=True)
+print(f"{len(loader.dataset)} samples, {len(loader)} batches per epoch")
+
+# %%
+# The training loop is that of the training section, with each phase inside
+# a :class:`torch.profiler.record_function` block: a label that a running
+# profiler records as a range with a start and an end, like an operator.
+# The batch is fetched with :func:`next` so that its fetching has a region
+# of its own. :meth:`~torch.optim.Optimizer.zero_grad` comes right after
+# :meth:`~torch.optim.Optimizer.step` here, which is as good as before the
+# forward pass: the :term:`gradients <gradient>` are reset before the next
+# :meth:`~torch.Tensor.backward`. ``prof.step()`` tells a profiler that a
+# step has ended. The function returns the :term:`loss` of every step.
+REGIONS = ["data loading", "forward", "backward", "optimiser step"]
+
+
+def train(
+    loader: DataLoader,
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    steps: int | None = None,
+    prof: profile | None = None,
+) -> torch.Tensor:
+    """Train on `steps` batches of `loader` (one epoch by default)."""
+    batches = iter(loader)
+    losses = []
+    for _ in range(len(loader) if steps is None else steps):
+        with record_function("data loading"):
+            inputs, targets = next(batches)
+        with record_function("forward"):
+            loss = F.cross_entropy(model(inputs), targets)
+        with record_function("backward"):
+            loss.backward()
+        with record_function("optimiser step"):
+            optimizer.step()
+            optimizer.zero_grad()
+        losses.append(loss.detach())
+        if prof is not None:
+            prof.step()
+    return torch.stack(losses)
+
+
+# %%
+# Profiling a few steps
+# ---------------------
+# :class:`torch.profiler.profile` records every operator that runs inside
+# its ``with`` block, with when it started and ended. A few steps are
+# enough, and a *schedule* picks them: the first ``wait=1`` step runs
+# unrecorded, since a first call can do one-off work that later calls skip
+# (:ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`);
+# during the ``warmup=1`` step the profiler already records but throws the
+# result away, so that its own start-up is not in the profile; the
+# ``active=4`` steps after that are kept, and ``repeat=1`` runs this cycle
+# once. The model is an :class:`~tutorial_utils.models.MLP` with one hidden
+# layer of 64 units, trained with SGD and momentum.
+torch.manual_seed(0)
+model = MLP(64, [64], 10)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+cycle = schedule(wait=1, warmup=1, active=4, repeat=1)
+with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof:
+    losses_before = train(loader, model, optimizer, steps=6, prof=prof)
+
+# %%
+# :meth:`~torch.profiler.profile.key_averages` adds up the recorded events
+# by name, and its ``table`` prints one row per name, here the ten with the
+# most *self* time. "Self CPU" is a row's time less that of the recorded
+# events inside it (its children); "CPU total" includes them. The rows are
+# of three kinds: :term:`operators <operator>` (``aten::...``), the labels
+# of our four regions, and labels PyTorch puts on its own work, such as the
+# loader's ``__next__`` (``enumerate(DataLoader)#...``), the optimiser's
+# step, and ``ProfilerStep*``, the steps as ``prof.step()`` marks them. The times
+# belong to the machine named at the top, and change from run to run: a
+# step that another program interrupted adds its wait to whatever was
+# running then.
+averages = prof.key_averages()
+table = averages.table(sort_by="self_cpu_time_total", row_limit=10)
+print(table)
+names = {row.key for row in averages}
+assert set(REGIONS) | {"Optimizer.step#SGD.step", "ProfilerStep*"} <= names
+assert any(name.startswith("enumerate(DataLoader)#") for name in names)
+
+# %%
+# One call of the ``data loading`` region, from ``prof.events()``, the list
+# of every recorded event: its one child is the loader's ``__next__``, and
+# its self time is its total less that child's.
+region = next(event for event in prof.events() if event.name == "data loading")
+inside = sum(child.cpu_time_total for child in region.cpu_children)
+print([child.name for child in region.cpu_children])
+own = region.self_cpu_time_total
+print(f"total {format_time(region.cpu_time_total * 1e-6)}, children", end=" ")
+print(f"{format_time(inside * 1e-6)}, self {format_time(own * 1e-6)}")
+assert own == region.cpu_time_total - inside
+assert len(region.cpu_children) == 1
+
+# %%
+# What "CPU time" means
+# ---------------------
+# "Self CPU" and "CPU total" both measure time between the start and the
+# end of an event on the thread that ran it, not the time the processor
+# was busy for it: a region that only waits, for a file, another process
+# or here :func:`time.sleep`, still gets its full length.
+with profile(activities=[ProfilerActivity.CPU]) as idle, record_function("sleep"):
+    time.sleep(0.02)
+slept = next(row for row in idle.key_averages() if row.key == "sleep")
+print(f"20 ms of sleep: CPU total {format_time(slept.cpu_time_total * 1e-6)}")
+assert slept.cpu_time_total >= 0.9 * 20_000  # microseconds
+
+# %%
+# Where a step spends its time
+# ----------------------------
+# The table sums over the four steps, so one step that another program
+# interrupted can swell a row. Interruptions only ever add time, so the
+# quickest of the four steps measures each region more steadily (as in
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`).
+# A region's ``cpu_time_total`` in ``prof.events()`` is the length of one
+# call, children included. The shares are of the four regions together.
+# Loading the data takes longer than each of the other three phases:
+before = {
+    region: min(e.cpu_time_total for e in prof.events() if e.name == region)
+    for region in REGIONS
+}
+print("quickest of 4 steps, and share:")
+for region, micros in before.items():
+    share = micros / sum(before.values())
+    print(f"{region:>14}: {format_time(micros * 1e-6):>9}, {share:4.0%}")
+assert all(sum(e.name == region for e in prof.events()) == 4 for region in REGIONS)
+assert max(before, key=before.get) == "data loading"
+
+# %%
+# The same as a picture:
+fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
+milliseconds = [before[region] / 1e3 for region in REGIONS]
+ax.barh(REGIONS, milliseconds, color=[PALETTE[i] for i in (6, 5, 0, 2)])
+for row, ms in enumerate(milliseconds):
+    ax.text(ms, row, f" {ms / sum(milliseconds):.0%}", va="center")
+ax.invert_yaxis()
+ax.set(xlabel="milliseconds per step (quickest of 4)", title="per-sample loader")
+ax.margins(x=0.15)
+plt.show()
+
+# %%
+# A trace to look at
+# ------------------
+# :meth:`~torch.profiler.profile.export_chrome_trace` writes the recorded
+# events as a :term:`trace`: a JSON file in the Chrome trace format, with
+# one entry per event, its start and its length. A trace viewer draws it as
+# a timeline, one row per thread: the recorded steps (``ProfilerStep#2`` to
+# ``#5``; the waiting and warm-up steps are not there), inside them our
+# regions, inside those the operators, with links from operators of the
+# forward pass to the backward operators they gave rise to. The file from
+# this page, :download:`training_trace.json <training_trace.json>`, opens
+# in the Perfetto UI (``ui.perfetto.dev``, *Open trace file*) or at
+# ``chrome://tracing`` in Chrome; W and S zoom, A and D pan.
+prof.export_chrome_trace("training_trace.json")
+with open("training_trace.json") as file:
+    trace = json.load(file)
+labels_seen = Counter(
+    event["name"] for event in trace["traceEvents"] if event.get("ph") == "X"
+)
+print(f"{len(trace['traceEvents'])} events; our regions:")
+print({region: labels_seen[region] for region in REGIONS})
+assert all(labels_seen[region] == 4 for region in REGIONS)
+assert all(labels_seen[f"ProfilerStep#{step}"] == 1 for step in range(2, 6))
+assert labels_seen["ProfilerStep#0"] == labels_seen["ProfilerStep#1"] == 0
+
+# sphinx_gallery_start_ignore
+assert any(event.get("cat") == "fwdbwd" for event in trace["traceEvents"])
+complete = [event for event in trace["traceEvents"] if event.get("ph") == "X"]
+assert all("ts" in event and "dur" in event for event in complete)
+# sphinx_gallery_end_ignore
+
+# %%
+# Whole batches at once
+# ---------------------
+# The profile points at the loading: for every batch, 64 calls of
+# ``__getitem__`` each make two small tensors, and the loader then stacks
+# them, all of it Python and tiny operators. The fix does the conversion
+# once, for the whole data set (:func:`torch.from_numpy` shares the
+# array's memory, nothing is copied), and fetches each batch with one
+# indexing per tensor. :class:`~torch.utils.data.TensorDataset` accepts a
+# list of indices and returns a whole batch:
+dataset = TensorDataset(torch.from_numpy(features), torch.from_numpy(labels))
+assert dataset.tensors[0].data_ptr() == features.ctypes.data
+three = dataset[[0, 1, 2]]
+print([tuple(t.shape) for t in three])
+assert three[0].shape == (3, 64)
+assert torch.equal(three[1], digits.train_labels[:3])
+
+# %%
+# A :class:`~torch.utils.data.BatchSampler` around a
+# :class:`~torch.utils.data.RandomSampler` yields lists of 64 shuffled
+# indices; with ``batch_size=None`` the loader hands each list to the data
+# set as it is, instead of fetching samples one by one. It draws its random
+# numbers as ``shuffle=True`` does, so after the same seed the same model
+# sees the same batches: the losses are the same, bit for bit. The fix
+# changes the speed, not the training.
+batch_loader = DataLoader(
+    dataset,
+    batch_size=None,
+    sampler=BatchSampler(RandomSampler(dataset), batch_size=64, drop_last=False),
+)
+torch.manual_seed(0)
+model = MLP(64, [64], 10)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof_after:
+    losses_after = train(batch_loader, model, optimizer, steps=6, prof=prof_after)
+print("losses:", losses_after[:3], "...")
+assert torch.equal(losses_after, losses_before)
+
+# %%
+# Profiled again, data loading is no longer the largest region, and a step
+# records far fewer events:
+after = {
+    region: min(e.cpu_time_total for e in prof_after.events() if e.name == region)
+    for region in REGIONS
+}
+for region in REGIONS:
+    print(f"{region:>14}: {format_time(before[region] * 1e-6):>9} before, ", end="")
+    print(f"{format_time(after[region] * 1e-6):>9} after")
+per_step = [len(p.events()) // 4 for p in (prof, prof_after)]
+print(f"events recorded per step: {per_step[0]} before, {per_step[1]} after")
+assert max(after, key=after.get) != "data loading"
+assert per_step[0] > 5 * per_step[1]
+
+fig, ax = plt.subplots(figsize=(6, 2.2), layout="constrained")
+for row, (name, times) in enumerate((("before", before), ("after", after))):
+    left = 0.0
+    for region, colour in zip(REGIONS, (6, 5, 0, 2), strict=True):
+        width = times[region] / 1e3
+        label = region if row == 0 else None
+        ax.barh(name, width, left=left, color=PALETTE[colour], label=label)
+        left += width
+ax.invert_yaxis()
+ax.set(xlabel="milliseconds per step (quickest of 4)", title="profiled regions")
+ax.legend(ncols=2, fontsize=8, loc="lower right")
+plt.show()
+
+# %%
+# The speed-up, without the profiler
+# ----------------------------------
+# Recording an operator takes time too, and the per-sample loading runs
+# many small ones: fetching a first batch from the old loader, timed by a
+# :class:`~torch.utils.benchmark.Timer` (quickest of five runs of four
+# fetches), takes longer while a profiler records. So the profile says
+# where the time goes; how much a fix saves, a timing without it says.
+fetch = Timer("next(iter(loader))", globals={"loader": loader})
+unrecorded = min(fetch.timeit(4).mean for _ in range(5))
+with profile(activities=[ProfilerActivity.CPU]):
+    recorded = min(fetch.timeit(4).mean for _ in range(5))
+print(f"one batch from the per-sample loader: {format_time(unrecorded)}")
+print(f"the same, profiled: {format_time(recorded)} ({recorded / unrecorded:.1f}x)")
+assert recorded > unrecorded
+
+# %%
+# Each version now trains for whole epochs, without a profiler (and so
+# ``record_function`` records nothing). The two take turns, and the
+# quickest of five epochs counts for each, as in
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
+# Fetching whole batches makes an epoch more than one and a half times
+# faster:
+loaders = {"per-sample loader": loader, "whole-batch loader": batch_loader}
+epoch_times = {name: [] for name in loaders}
+for _ in range(5):
+    for name, each in loaders.items():
+        objects = {"train": train, "each": each, "model": model, "opt": optimizer}
+        timer = Timer("train(each, model, opt)", globals=objects)
+        epoch_times[name].append(timer.timeit(1).mean)
+quickest = {name: min(times) for name, times in epoch_times.items()}
+for name, seconds in quickest.items():
+    print(f"{name}: {format_time(seconds)} per epoch")
+speedup = quickest["per-sample loader"] / quickest["whole-batch loader"]
+print(f"an epoch is {speedup:.1f} times faster")
+assert speedup > 1.5
+
+# %%
+# Summary
+# -------
+# - :class:`torch.profiler.profile` with a :func:`~torch.profiler.schedule`
+#   records a few steps after skipping the first ones; ``prof.step()`` ends
+#   each step.
+# - ``prof.key_averages().table(sort_by="self_cpu_time_total")`` lists the
+#   operators and labels with the most time of their own; "CPU total"
+#   includes their children. Both are elapsed time on the thread, waiting
+#   included.
+# - :class:`~torch.profiler.record_function` labels the phases of a loop;
+#   the quickest step of each is steadier than the sums of the table.
+# - ``prof.export_chrome_trace(...)`` writes a trace that Perfetto or
+#   ``chrome://tracing`` draws as a timeline.
+# - A data set that builds each sample on its own can take longer than any
+#   phase of the step: convert once and fetch whole batches. Measure the
+#   gain without the profiler, whose recording adds time of its own.
+#
+# Next, :ref:`sphx_glr_auto_examples_performance_plot_04_mixed_precision.py`
+# computes with fewer bits per number.

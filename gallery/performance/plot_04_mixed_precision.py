@@ -1,0 +1,396 @@
+"""
+Mixed precision
+===============
+
+Run a model's matrix products in 16-bit floats with :class:`torch.autocast`:
+bfloat16 on the CPU, float16 with a gradient scaler on a CUDA GPU; tell which
+operations it runs in 16 bits and why float16 needs loss scaling; and measure
+what mixed precision changes in accuracy and speed on your machine.
+"""
+
+# %%
+# Every time on this page was measured on the machine named by the first two
+# lines of output; the last section runs only on a machine with a CUDA GPU.
+import matplotlib.pyplot as plt
+import torch
+import torch.nn.functional as F
+from torch.utils.benchmark import Timer
+from torch.utils.data import DataLoader, TensorDataset
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.data import load_digits_tensors
+from tutorial_utils.devices import device_name
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.models import MLP
+from tutorial_utils.training import evaluate
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+print(environment_summary(device))
+print(f"CPU: {device_name('cpu')}, {torch.backends.cpu.get_cpu_capability()}")
+
+# %%
+# Autocast on the CPU
+# -------------------
+# :term:`Mixed precision <mixed precision>` keeps a model's parameters in
+# float32 and runs some of its operations in a 16-bit :term:`dtype`. Inside a
+# ``with torch.autocast(device_type="cpu", dtype=torch.bfloat16):`` block,
+# every operation on CPU tensors is looked up in autocast's lists: matrix
+# products (``Linear``, ``matmul``, convolutions) cast their float32 inputs
+# to bfloat16 and return bfloat16; operations that need float32's precision
+# or range, such as most :term:`loss` functions, cast their inputs to float32;
+# all others run in the dtype of their inputs (the wider one, by the usual
+# type promotion, when their inputs differ). Here is one batch of the
+# handwritten digits through a network with one hidden layer of 64 units:
+digits = load_digits_tensors(seed=0)
+inputs, labels = digits.train_features[:32], digits.train_labels[:32]
+torch.manual_seed(0)
+model = MLP(64, [64], 10)
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    hidden = model.layers[0](inputs)  # Linear
+    activated = model.layers[1](hidden)  # ReLU
+    logits = model.layers[2](activated)  # Linear
+    log_probs = F.log_softmax(logits, dim=1)
+    loss = F.cross_entropy(logits, labels)
+steps = {"inputs": inputs, "Linear": hidden, "ReLU": activated, "Linear 2": logits}
+for name, tensor in {**steps, "log_softmax": log_probs, "cross_entropy": loss}.items():
+    print(f"{name:14} {tensor.dtype}")
+assert inputs.dtype == loss.dtype == torch.float32
+assert all(t.dtype == torch.bfloat16 for t in (hidden, activated, logits, log_probs))
+
+# sphinx_gallery_start_ignore
+signal, kernels = torch.randn(2, 3, 8), torch.randn(4, 3, 3)
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    lowered = [F.conv1d(signal, kernels), inputs @ inputs.T, model(inputs.bfloat16())]
+    kept = [F.mse_loss(logits, log_probs), F.l1_loss(logits, log_probs)]
+    kept += [F.nll_loss(log_probs, labels), logits * inputs[:, :10]]
+assert all(t.dtype == torch.bfloat16 for t in lowered)
+assert all(t.dtype == torch.float32 for t in kept)
+assert torch.get_autocast_dtype("cuda") == torch.float16
+assert torch.get_autocast_dtype("cpu") == torch.bfloat16
+# sphinx_gallery_end_ignore
+
+# %%
+# The products returned bfloat16, ReLU kept its input's dtype, and the loss
+# is float32. :func:`~torch.nn.functional.log_softmax` of bfloat16
+# :term:`logits` stays bfloat16 on the CPU (PyTorch 2.4 and 2.13) but is
+# float32 under CUDA autocast (checked in the last section, on a GPU): the
+# lists, in the "Autocast Op Reference" of PyTorch's AMP documentation,
+# differ by device.
+#
+# Autocast changes what the operations compute, not the model: the
+# parameters stay float32, and so do their :term:`gradients <gradient>`,
+# since the backward of each cast turns a bfloat16 gradient back into
+# float32. Call ``backward`` after the block: backward operations run in the
+# dtype that autocast chose for their forward ones anyway. The logits differ
+# from float32's by bfloat16's rounding, less than 1 % of the largest logit:
+loss.backward()
+for name, parameter in model.named_parameters():
+    print(f"{name:16} {parameter.dtype}, gradient {parameter.grad.dtype}")
+    assert parameter.dtype == parameter.grad.dtype == torch.float32
+logits_32 = model(inputs)
+error = (logits.float() - logits_32).abs().max() / logits_32.abs().max()
+print(f"largest difference / largest logit: {error:.1e}")
+assert error < 0.01
+
+# %%
+# Without autocast, PyTorch does not mix dtypes in a matrix product: a bfloat16
+# batch through float32 weights raises an error, which autocast avoids by
+# casting both operands of the product to bfloat16 as it runs:
+try:
+    model(inputs.to(torch.bfloat16))
+except RuntimeError as mix_error:
+    print(f"RuntimeError: {mix_error}")
+else:
+    raise AssertionError("a bfloat16 batch through float32 weights did not raise")
+
+# %%
+# bfloat16 and float16
+# --------------------
+# Both 16-bit formats keep fewer bits than float32, in different places.
+# :class:`torch.finfo` gives ``eps`` (the gap between 1 and the next number:
+# the precision), ``max`` and ``tiny`` (the smallest positive normal number;
+# see :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`):
+formats = (torch.float32, torch.bfloat16, torch.float16)
+f32, bf16, f16 = (torch.finfo(dtype) for dtype in formats)
+for dtype, info in zip(formats, (f32, bf16, f16), strict=True):
+    print(f"{dtype!s:15} eps {info.eps:.1e}, max {info.max:.2e}, tiny {info.tiny:.1e}")
+assert bf16.tiny == f32.tiny
+assert bf16.max > 0.99 * f32.max
+assert (bf16.eps, f16.eps, f16.max) == (2.0**-7, 2.0**-10, 65504.0)
+
+# %%
+# bfloat16 keeps float32's 8 exponent bits, and so its range (the same
+# ``tiny``, a ``max`` within 1 %), but only 8 significant bits of float32's
+# 24. float16 keeps 11, eight times bfloat16's precision, but only 5 exponent
+# bits: its largest finite value is 65504 (from 65520 up, values round to
+# ``inf``), and below ``tiny``
+# (6.1e-5) it has only *subnormal* numbers, with ever fewer significant bits,
+# down to 2⁻²⁴ (6.0e-8). Values of at most half of that round to 0:
+# :term:`underflow`. The relative error of rounding a float64 number to each
+# format shows it: between float16's ``tiny`` and maximum, its error is at
+# most ``eps / 2`` (dash-dotted), and bfloat16's at most its own, eight times
+# larger, over the whole range drawn (checked).
+values = torch.logspace(-10, 6, 801, dtype=torch.float64)
+fig, ax = plt.subplots(figsize=(6.5, 3.4), layout="constrained")
+for dtype, colour in ((torch.bfloat16, PALETTE[5]), (torch.float16, PALETTE[6])):
+    rounded = values.to(dtype).double()
+    relative = ((rounded - values).abs() / values).clamp(min=1e-6)
+    relative[rounded.isinf()] = float("nan")  # overflow: no finite error
+    ax.loglog(values.numpy(), relative.numpy(), color=colour, label=str(dtype))
+    ax.axhline(torch.finfo(dtype).eps / 2, color=colour, linestyle="-.", lw=1)
+ax.axvline(f16.max, color=PALETTE[6], linestyle=":", label="float16 max")
+ax.axvline(f16.tiny, color=PALETTE[6], linestyle="--", label="float16 tiny")
+ax.set(xlabel="value", ylabel="relative rounding error", ylim=(1e-6, 2))
+ax.set_title("rounding a float64 value to 16 bits")
+ax.legend(loc="upper right", fontsize=8)
+plt.show()
+
+# sphinx_gallery_start_ignore
+normal = values[(values >= f16.tiny) & (values <= f16.max)]
+for drawn, dtype in ((normal, torch.float16), (values, torch.bfloat16)):
+    error_in_range = (drawn.to(dtype).double() - drawn).abs() / drawn
+    assert error_in_range.max() <= torch.finfo(dtype).eps / 2
+edges = torch.tensor([2.0**-24, 2.0**-25, 2.0**-25 * 1.01, 65519.0, 65520.0])
+rounded_edges = [2.0**-24, 0, 2.0**-24, f16.max, float("inf")]
+assert edges.half().tolist() == rounded_edges
+assert torch.tensor(1e5).bfloat16().isfinite()
+# sphinx_gallery_end_ignore
+
+# %%
+# Loss scaling
+# ------------
+# In float16, small gradients underflow to 0, and the parameter gets no
+# update from them. :term:`Loss scaling <loss scaling>` multiplies the loss
+# by a large factor S before ``backward``: every gradient comes out S times
+# larger (backward is linear), above the underflow, and dividing the float32
+# gradients by S before the :term:`optimiser` step gives them back. Four
+# small gradients, cast to bfloat16 and to float16 as they are, and scaled by
+# 2¹⁶ before the cast to float16, then divided again in float32: float16
+# loses 1e-8 and 1e-10, bfloat16 keeps all four (to within its ``eps / 2``),
+# and the scaled ones all come back to within 1 %.
+grads = torch.tensor([1e-3, 1e-6, 1e-8, 1e-10])
+scale = 2.0**16
+brain, plain = grads.bfloat16().float(), grads.half().float()
+scaled = (grads * scale).half().float() / scale
+for name, row in [("float32", grads), ("bfloat16", brain), ("float16", plain)]:
+    print(f"{name:16} {row}")
+print(f"{'float16, scaled':16} {scaled}")
+assert (plain[2:] == 0).all()
+torch.testing.assert_close(brain, grads, rtol=bf16.eps / 2, atol=0)
+torch.testing.assert_close(scaled, grads, rtol=1e-2, atol=0)
+
+# %%
+# ``torch.amp.GradScaler`` does this in a training loop: ``scaler.scale(loss)``
+# multiplies the loss by the current scale (2¹⁶ at first);
+# ``scaler.step(optimizer)`` divides the gradients by it and takes the step,
+# or skips it if a gradient is ``inf`` or NaN (usually: the scale was too
+# large); ``scaler.update()`` halves the scale after a skipped step and
+# doubles it after 2000 steps in a row without one (the defaults). A CPU
+# scaler shows the logic on float32 gradients, the first with a planted ``inf``.
+weight = torch.nn.Parameter(torch.ones(2))
+sgd = torch.optim.SGD([weight], lr=0.1)
+scaler = torch.amp.GradScaler("cpu")
+print(f"scale at first: {scaler.get_scale():g}")
+for second_input in (float("inf"), 1.0):
+    sgd.zero_grad()
+    scaler.scale((weight * torch.tensor([1.0, second_input])).sum()).backward()
+    scaler.step(sgd)
+    scaler.update()
+    print(f"weight {weight.detach()}, next scale {scaler.get_scale():g}")
+    if second_input == float("inf"):
+        assert weight.tolist() == [1.0, 1.0], "the step was skipped"
+        assert scaler.get_scale() == 2.0**15, "and the scale halved"
+torch.testing.assert_close(weight, torch.full((2,), 0.9), rtol=0, atol=1e-6)
+
+# sphinx_gallery_start_ignore
+loss_32 = F.cross_entropy(model(inputs), labels)
+one = torch.autograd.grad(loss_32, model.parameters(), retain_graph=True)
+big = torch.autograd.grad(loss_32 * scale, model.parameters())
+for unscaled, scaled_up in zip(one, big, strict=True):
+    torch.testing.assert_close(scaled_up, unscaled * scale)
+growing = torch.amp.GradScaler("cpu", growth_interval=2)
+for _ in range(2):
+    growing.scale(weight.sum()).backward()
+    growing.step(sgd)
+    growing.update()
+assert growing.get_scale() == 2.0**17
+assert (scaler.get_growth_interval(), scaler.get_growth_factor()) == (2000, 2.0)
+# sphinx_gallery_end_ignore
+
+
+# %%
+# The accuracy cost
+# -----------------
+# Two training runs on the handwritten digits, the same in everything but
+# autocast: the same seed gives both the same initial weights and the same
+# order of :term:`batches <batch>` in every :term:`epoch`. ``enabled=`` turns
+# autocast off without changing the code; the loss is computed inside the
+# block, ``backward`` and the step outside.
+def train_digits(use_autocast: bool, epochs: int = 15) -> tuple[MLP, list[float]]:
+    torch.manual_seed(0)
+    dataset = TensorDataset(digits.train_features, digits.train_labels)
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    net = MLP(64, [64], 10)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)
+    epoch_losses = []
+    for _ in range(epochs):
+        total = 0.0
+        for features, targets in loader:
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_autocast):
+                batch_loss = F.cross_entropy(net(features), targets)
+            optimizer.zero_grad()
+            batch_loss.backward()
+            optimizer.step()
+            total += batch_loss.item() * len(targets)
+        epoch_losses.append(total / len(dataset))
+    return net, epoch_losses
+
+
+net_32, losses_32 = train_digits(use_autocast=False)
+net_16, losses_16 = train_digits(use_autocast=True)
+
+# %%
+# Both networks are evaluated on the 450 test images in float32, and the
+# bfloat16-trained one also under autocast, as it would run if inference used
+# autocast too:
+test_batches = [(digits.test_features, digits.test_labels)]
+results = {"trained in float32": evaluate(net_32, test_batches)}
+results["trained in autocast"] = evaluate(net_16, test_batches)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    results["trained and tested in autocast"] = evaluate(net_16, test_batches)
+for name, result in results.items():
+    print(f"{name:31} test loss {result.loss:.4f}, accuracy {result.accuracy:.1%}")
+first, last = losses_16[0] / losses_32[0] - 1, losses_16[-1] / losses_32[-1] - 1
+print(f"training loss ratio - 1: first epoch {first:+.1e}, last epoch {last:+.1e}")
+reference = results["trained in float32"]
+for result in results.values():
+    assert abs(result.accuracy - reference.accuracy) <= 0.02
+    assert abs(result.loss / reference.loss - 1) < 0.15
+assert abs(first) < 1e-2
+
+fig, ax = plt.subplots(figsize=(6, 3.2), layout="constrained")
+epochs = range(1, len(losses_32) + 1)
+ax.plot(epochs, losses_32, "o-", color=PALETTE[0], label="float32")
+ax.plot(epochs, losses_16, "s--", color=PALETTE[1], label="bfloat16 autocast")
+ax.set(xlabel="epoch", ylabel="training loss", yscale="log", title="same batches")
+ax.legend()
+plt.show()
+
+# %%
+# The curves start together (the first epoch's losses agree within 1 %),
+# then rounding differences add up over the steps (the last epoch's are
+# printed). The test accuracies differ by at most two percentage points (9 of
+# 450 images), the test losses by less than 15 %: for one small network on one
+# data set. Measure on yours before relying on it.
+#
+# Is it faster?
+# -------------
+# A bfloat16 matrix product reads half the bytes of a float32 one, and CPUs
+# with bfloat16 instructions (AVX512-BF16 on some recent AMD and Intel CPUs,
+# AMX on Intel Xeons since Sapphire Rapids) can compute it faster. Without
+# them, the kernel converts to float32 to compute, and can be slower than
+# float32. :func:`torch.backends.cpu.get_cpu_capability` (printed at the top)
+# says ``"AVX512"`` on CPUs with and without them: only a measurement tells.
+# A 512-by-512 product and a training step of the digits network (32 images),
+# with autocast off and on, each timed by the quickest block of calls a
+# :class:`~torch.utils.benchmark.Timer` measured (one thread, its default):
+# above 1.5 times float32's speed counts as faster here, below 1 / 1.5 slower.
+a, b = torch.randn(512, 512), torch.randn(512, 512)
+step_sgd = torch.optim.SGD(net_16.parameters(), lr=0.01)
+autocast = "with torch.autocast('cpu', dtype=torch.bfloat16, enabled={}):\n"
+product = autocast + "    a @ b"
+step = autocast + "    step_loss = F.cross_entropy(net_16(inputs), labels)\n"
+step += "step_sgd.zero_grad()\nstep_loss.backward()\nstep_sgd.step()"
+for name, stmt in (("512 x 512 product", product), ("training step", step)):
+    timers = [Timer(stmt.format(on), globals=globals()) for on in (False, True)]
+    seconds = [min(t.blocked_autorange(min_run_time=0.2).times) for t in timers]
+    speed = seconds[0] / seconds[1]
+    verdict = "slower" if speed < 1 / 1.5 else "no clear gain"
+    verdict = "faster" if speed > 1.5 else verdict
+    float32_us, autocast_us = (f"{t * 1e6:.0f} us" for t in seconds)
+    print(f"{name}: {float32_us} and {autocast_us}, {speed:.1f} x, {verdict}")
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    product_16 = a @ b
+torch.testing.assert_close(product_16.float(), a @ b, rtol=bf16.eps, atol=1.0)
+
+# %%
+# The verdicts are this machine's. The autocast product includes casting
+# ``a`` and ``b`` at every call, and agrees with float32's to within
+# bfloat16's rounding (checked). The digits network's layers are tiny, so in
+# its step the casts can cost more than the smaller products save; a profile
+# (:ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`) shows where
+# the time goes.
+#
+# Float16 on a CUDA GPU
+# ---------------------
+# On a CUDA GPU, autocast's default dtype is float16 (the CPU's, bfloat16),
+# used with a ``torch.amp.GradScaler("cuda")``; bfloat16 also works on GPUs
+# that support it, without a scaler. The loop above becomes, on the GPU,
+# ``scaler.scale(loss).backward()``, ``scaler.step(optimizer)``,
+# ``scaler.update()``. On a GPU, this cell trains the same network, checks
+# the dtypes (:func:`~torch.nn.functional.log_softmax` and the loss float32,
+# the products float16) and the test accuracy against the float32 run, and
+# times a 4096-by-4096 product in both dtypes; without one, it says so.
+if torch.cuda.is_available():
+    torch.manual_seed(0)
+    dataset = TensorDataset(digits.train_features, digits.train_labels)
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    gpu_net = MLP(64, [64], 10).to(device)
+    optimizer = torch.optim.SGD(gpu_net.parameters(), lr=0.1, momentum=0.9)
+    scaler = torch.amp.GradScaler("cuda")
+    skipped = 0
+    for _ in range(len(losses_32)):
+        for features, targets in loader:
+            features, targets = features.to(device), targets.to(device)
+            with torch.autocast(device_type="cuda", dtype=torch.float16):
+                gpu_logits = gpu_net(features)
+                gpu_log_probs = F.log_softmax(gpu_logits, dim=1)
+                gpu_loss = F.cross_entropy(gpu_logits, targets)
+            optimizer.zero_grad()
+            scaler.scale(gpu_loss).backward()
+            scale_before = scaler.get_scale()
+            scaler.step(optimizer)
+            scaler.update()
+            skipped += scaler.get_scale() < scale_before
+    gpu_grad = gpu_net.layers[0].weight.grad
+    dtypes = [t.dtype for t in (gpu_logits, gpu_log_probs, gpu_loss, gpu_grad)]
+    print("logits, log_softmax, loss, gradient:", *dtypes)
+    assert dtypes == [torch.float16, torch.float32, torch.float32, torch.float32]
+    gpu_result = evaluate(gpu_net, test_batches, device=device)
+    print(f"skipped steps: {skipped}, final scale {scaler.get_scale():g}")
+    print(f"test accuracy {gpu_result.accuracy:.1%}, float32 {reference.accuracy:.1%}")
+    assert abs(gpu_result.accuracy - reference.accuracy) <= 0.02
+    x32, y32 = torch.randn(2, 4096, 4096, device=device)
+    pairs = [(x32, y32), (x32.half(), y32.half())]
+    timers = [Timer("x @ y", globals={"x": x, "y": y}) for x, y in pairs]
+    seconds = [min(t.blocked_autorange(min_run_time=0.2).times) for t in timers]
+    speed = seconds[0] / seconds[1]
+    print(f"4096 x 4096 product: float16 {speed:.1f} x float32's speed")
+    assert torch.get_float32_matmul_precision() == "highest"  # no TF32
+    if torch.cuda.get_device_capability() >= (7, 0):  # tensor cores
+        assert speed > 2
+else:
+    print("torch.cuda.is_available() is False: no GPU here, nothing ran on one.")
+
+# %%
+# A Timer synchronises the GPU before reading the clock: these are the
+# products' times, not their launches'. The float32 product does not use
+# :term:`TF32` (the default, checked); on GPUs with tensor cores (compute
+# capability 7.0 and later) the check asks float16 for over twice its speed.
+#
+# Summary
+# -------
+# - ``with torch.autocast(device_type=..., dtype=...):`` around the forward
+#   pass and the loss; ``backward`` and the optimiser step outside it.
+# - It runs products in the 16-bit dtype, most losses in float32, the rest in
+#   its inputs' dtype (the lists differ between CPU and CUDA). Parameters and
+#   their gradients stay float32.
+# - bfloat16 has float32's range and 8 significant bits; float16 has 11, but
+#   small gradients underflow: scale the loss, ``torch.amp.GradScaler("cuda")``.
+# - On the digits, bfloat16 autocast came within two percentage points of
+#   float32's test accuracy.
+# - Speed depends on the hardware, so measure it: on CPUs without bfloat16
+#   instructions, and for tiny layers, autocast can be slower.
+#
+# Next, :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`
+# compiles a model with :func:`torch.compile`.

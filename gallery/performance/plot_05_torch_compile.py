@@ -1,0 +1,384 @@
+"""
+Compiling with torch.compile
+============================
+
+Compile a function and a model with :func:`torch.compile`, measure what the
+first call costs and after how many calls compiling pays off, find the graph
+breaks that split a function and remove them, and see when a new input
+compiles again.
+"""
+# sphinx_gallery_budget_seconds = 60, "compiles a function and a model; a cold compile takes tens of seconds on two cores"
+
+# %%
+# The times on this page were measured while the page ran, on the machine
+# the first line names; they change from run to run and machine to machine,
+# so the checks compare them only as ratios, with wide margins. The page
+# runs PyTorch on one thread (:func:`torch.set_num_threads`): on a machine
+# that other programs share, as the one that builds this site does, times
+# on several threads swing far more. Everything here runs with PyTorch 2.4
+# and newer on Linux, where compiling for the CPU needs a C++ compiler
+# (PyTorch writes C++ code and compiles it). Python 3.13 needs PyTorch 2.6
+# or newer; Windows needs extra setup (PyTorch 2.5 or newer and a C++
+# compiler such as Microsoft's).
+import time
+
+import matplotlib.pyplot as plt
+import torch
+import torch._dynamo
+import torch.nn.functional as F
+from torch.utils.benchmark import Timer
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.models import MLP
+from tutorial_utils.timing import format_time
+
+device = torch.device("cpu")
+torch.set_num_threads(1)
+print(environment_summary(device))
+
+# sphinx_gallery_start_ignore
+# Loading inductor imports torch.utils.mkldnn, whose TorchScript decorator
+# warns (DeprecationWarning, torch 2.13) inside torch: Python hides that from
+# a reader by default, but the page's test turns warnings into errors.
+import logging
+import warnings
+
+warnings.filterwarnings(
+    "ignore", "`torch.jit.script_method` is deprecated", DeprecationWarning
+)
+# sphinx_gallery_end_ignore
+
+
+# %%
+# Compile a function
+# ------------------
+# The function below is the tanh approximation of the GELU activation,
+# written out by hand as in GPT-2's code: eight :term:`element-wise`
+# operations. Run as usual (*eagerly*), each one is a separate
+# :term:`kernel` that reads whole tensors and writes a new one.
+# :func:`torch.compile` returns a new function and compiles nothing yet. On
+# the first call, *Dynamo* reads the function's Python bytecode and records
+# its tensor operations as a graph; the default backend, *inductor*, fuses
+# them into one kernel (:term:`kernel fusion`), written as C++ on a CPU
+# (Triton on a GPU), then compiles and loads it. That first call is slow:
+def gelu(x):
+    return 0.5 * x * (1.0 + torch.tanh(0.7978845608 * (x + 0.044715 * x**3)))
+
+
+compiled_gelu = torch.compile(gelu)
+torch.manual_seed(0)
+x = torch.randn(10**6)
+tic = time.perf_counter()
+y = compiled_gelu(x)
+first_call = time.perf_counter() - tic
+print(f"first call of the compiled function: {format_time(first_call)}")
+torch.testing.assert_close(y, gelu(x))
+torch.testing.assert_close(y, F.gelu(x, approximate="tanh"))
+
+
+# %%
+# The result agrees with the eager function and with
+# :func:`torch.nn.functional.gelu` (``approximate="tanh"``) up to rounding.
+# How long the first call takes depends on the machine and on inductor's
+# cache on disk (by default a folder ``torchinductor_<user>`` in the
+# temporary directory; the environment variable ``TORCHINDUCTOR_CACHE_DIR``
+# moves it). With an empty cache, it takes seconds to tens of seconds on two
+# CPU cores; when a later run of the same program finds the compiled code in
+# the cache, its first call skips the C++ compiler and takes a fraction of
+# that. Either way it costs as much as hundreds of eager calls, or more
+# (checked below).
+#
+# Speed once compiled
+# -------------------
+# Later calls find the compiled code ready. To compare eager and compiled,
+# ``quickest`` times each with :class:`~torch.utils.benchmark.Timer` (on
+# one thread, a Timer's default), in turns, and keeps the quickest run of
+# each, since other programs can only add time.
+def quickest(functions, *args, calls=1, rounds=15):
+    """Seconds per call of each function: the quickest of `rounds` runs."""
+    timers = {
+        name: Timer("fn(*args)", globals={"fn": fn, "args": args})
+        for name, fn in functions.items()
+    }
+    runs = {name: [] for name in functions}
+    for _ in range(rounds):
+        for name, timer in timers.items():
+            runs[name].append(timer.timeit(calls).mean)
+    return {name: min(times) for name, times in runs.items()}
+
+
+big = quickest({"eager": gelu, "compiled": compiled_gelu}, x)
+speedup = big["eager"] / big["compiled"]
+print(f"eager:    {format_time(big['eager'])} per call")
+print(f"compiled: {format_time(big['compiled'])} per call")
+print(f"compiled is {speedup:.1f} times as fast, on 10⁶ float32 numbers")
+assert speedup > 1.5, "one fused kernel beats eight passes over memory"
+assert first_call > 100 * big["eager"], "the first call costs hundreds of calls"
+
+# %%
+# Here the compiled function is more than one and a half times as fast
+# (checked), on this machine and at this size. The eager function runs
+# eight kernels, each a pass over 4 MB of numbers, and allocates seven
+# temporary tensors; the fused kernel reads ``x`` once and writes the
+# result once.
+#
+# When compiling pays off
+# -----------------------
+# The first call costs ``first_call - eager`` more than an eager call, and
+# every later call saves ``eager - compiled``. The compiled function is
+# ahead once the later calls have saved the first call's extra cost: after
+# ``(first_call - eager) / (eager - compiled)`` calls beyond the first.
+saving = big["eager"] - big["compiled"]
+break_even = (first_call - big["eager"]) / saving
+print(f"extra cost of the first call: {format_time(first_call - big['eager'])}")
+print(f"saving per later call:        {format_time(saving)}")
+print(f"break-even after {break_even:,.0f} later calls")
+
+n_calls = torch.logspace(0, torch.log10(torch.tensor(30 * break_even)), 200)
+eager_total = n_calls * big["eager"]
+compiled_total = first_call + (n_calls - 1) * big["compiled"]
+assert (compiled_total > eager_total)[n_calls < break_even + 1].all()
+assert (compiled_total < eager_total)[n_calls > break_even + 1].all()
+
+# %%
+# The total time of each, against the number of calls: eager grows in
+# proportion from the first call; compiled starts with the first call's cost
+# and catches up at the break-even point (dotted), after which it keeps
+# gaining. A job that calls the function fewer times is quicker eager.
+fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
+ax.plot(n_calls, eager_total, color=PALETTE[5], label="eager")
+ax.plot(
+    n_calls, compiled_total, color=PALETTE[1], label="compiled (first call included)"
+)
+ax.axvline(
+    break_even + 1,
+    color="grey",
+    linestyle=":",
+    label=f"break-even, {break_even + 1:,.0f} calls in all",
+)
+ax.set(xscale="log", yscale="log", xlabel="number of calls", ylabel="total seconds")
+ax.set_title("GELU on 10⁶ float32 numbers, one thread")
+ax.legend()
+plt.show()
+
+# %%
+# A small model
+# -------------
+# :func:`torch.compile` takes a :class:`torch.nn.Module` too, and returns a
+# wrapper (an ``OptimizedModule``) that holds the original as ``_orig_mod``
+# and shares its parameters. Here it compiles an
+# :class:`~tutorial_utils.models.MLP` (64 inputs, two hidden layers of 256,
+# 10 outputs) for inference, under :class:`torch.no_grad`; a compiled
+# training step also compiles the backward pass.
+torch.manual_seed(0)
+model = MLP(64, [256, 256], 10).eval()
+compiled_model = torch.compile(model)
+inputs = torch.randn(512, 64)
+with torch.no_grad():
+    tic = time.perf_counter()
+    logits = compiled_model(inputs)
+    first_model_call = time.perf_counter() - tic
+    torch.testing.assert_close(logits, model(inputs))
+    mlp = quickest({"eager": model, "compiled": compiled_model}, inputs)
+model_ratio = mlp["eager"] / mlp["compiled"]
+print(f"first call: {format_time(first_model_call)}")
+print(f"eager {format_time(mlp['eager'])}, compiled {format_time(mlp['compiled'])}")
+print(f"eager time / compiled time: {model_ratio:.2f}")
+assert compiled_model._orig_mod is model
+assert compiled_model.layers[0].weight is model.layers[0].weight
+assert first_model_call < first_call, "the first compilation pays one-off costs"
+assert 0.5 < model_ratio < 2, "within a factor of two, either way"
+
+# %%
+# The model's first call was quicker than the function's (checked): the
+# first compilation in a process also pays one-off costs. Its work is
+# almost all in three matrix products, which inductor here hands to the
+# same matrix library that eager PyTorch calls: little is left to fuse, and
+# eager and compiled run within a factor of two of each other (checked);
+# the last line says which was quicker here.
+#
+# A compiled model's :meth:`~torch.nn.Module.state_dict` names every entry
+# with the ``_orig_mod.`` prefix, so a :term:`checkpoint` saved from the
+# wrapper does not load into a plain model:
+try:
+    MLP(64, [256, 256], 10).load_state_dict(compiled_model.state_dict())
+except RuntimeError as error:
+    for line in str(error).splitlines()[:3]:
+        print(line.strip()[:72])
+else:
+    raise AssertionError("the prefixed names loaded into a plain model")
+
+# %%
+# Save ``model.state_dict()`` instead, or compile in place with
+# :meth:`torch.nn.Module.compile`, which keeps the names:
+model.compile()
+print(list(model.state_dict())[:2])
+assert not any(key.startswith("_orig_mod.") for key in model.state_dict())
+
+# %%
+# A new shape compiles again
+# --------------------------
+# Compiled code comes with :term:`guards <guard>`: conditions on the inputs
+# (their dtype, :term:`shape`, device, and more) under which it is valid,
+# checked at every call. A call that fails them compiles again. The first
+# call with 100 numbers instead of 10⁶ is slow again; the compiled function
+# then serves the small input, and there the gain shrinks, since the fixed
+# cost of a call (checking the guards, the Python wrapper) weighs more next
+# to the arithmetic:
+small_x = torch.randn(100)
+tic = time.perf_counter()
+compiled_gelu(small_x)
+new_shape_call = time.perf_counter() - tic
+small = quickest({"eager": gelu, "compiled": compiled_gelu}, small_x, calls=100)
+small_speedup = small["eager"] / small["compiled"]
+print(f"first call with 100 numbers: {format_time(new_shape_call)}")
+print(f"eager {format_time(small['eager'])}, compiled {format_time(small['compiled'])}")
+print(f"compiled is {small_speedup:.2f} times as fast, on 100 float32 numbers")
+assert new_shape_call > 100 * small["compiled"], "the new shape compiled again"
+assert small_speedup < speedup / 1.5, "the gain shrinks on a small tensor"
+
+# %%
+# How often a function compiles again depends on ``dynamic=``. A *backend*
+# is any function that takes the recorded graph (a
+# ``torch.fx.GraphModule``) and example inputs, and returns something
+# to call; this one counts the graphs it receives and runs them eagerly, so
+# no code is generated. ``torch._dynamo.reset()`` forgets everything
+# compiled so far, so that each setting starts afresh. Under each setting,
+# the function is called with 1,000, 2,000, 3,000 and 4,000 float32
+# numbers, then with 4,000 float64 ones:
+graphs = []
+
+
+def counting_backend(graph_module, example_inputs):
+    graphs.append(graph_module)
+    return graph_module.forward
+
+
+def sigmoid_twice(x):
+    return torch.sigmoid(x) * 2
+
+
+print("dynamic=  graphs so far, after each call")
+counts = {}
+for dynamic in (None, False, True):
+    torch._dynamo.reset()
+    graphs.clear()
+    compiled = torch.compile(sigmoid_twice, backend=counting_backend, dynamic=dynamic)
+    counts[dynamic] = []
+    for n in (1000, 2000, 3000, 4000):
+        compiled(torch.randn(n))
+        counts[dynamic].append(len(graphs))
+    compiled(torch.randn(4000, dtype=torch.float64))
+    counts[dynamic].append(len(graphs))
+    print(f"{dynamic!s:9} {counts[dynamic]}")
+assert counts == {None: [1, 2, 2, 2, 3], False: [1, 2, 3, 4, 5], True: [1, 1, 1, 1, 2]}
+
+# sphinx_gallery_start_ignore
+# At most eight compiled versions; further sizes run eagerly (and Dynamo logs
+# a warning, silenced here).
+torch._dynamo.reset()
+graphs.clear()
+limit = torch._dynamo.config.cache_size_limit
+dynamo_log = logging.getLogger("torch._dynamo")
+level = dynamo_log.level
+dynamo_log.setLevel(logging.ERROR)
+compiled = torch.compile(sigmoid_twice, backend=counting_backend, dynamic=False)
+for n in range(1000, 1000 + limit + 2):
+    torch.testing.assert_close(compiled(torch.ones(n)), sigmoid_twice(torch.ones(n)))
+dynamo_log.setLevel(level)
+assert len(graphs) == limit == 8
+# sphinx_gallery_end_ignore
+
+
+# %%
+# With the default, ``dynamic=None``, the first graph is for the exact size
+# 1,000; the second size makes Dynamo compile again with a symbolic size,
+# which then serves the later sizes. ``dynamic=False`` compiles for every
+# new size, and ``dynamic=True`` takes the size as symbolic from the start.
+# A new dtype compiles again in all three. Dynamo keeps at most eight
+# compiled versions of a function (``torch._dynamo.config.cache_size_limit``,
+# called ``recompile_limit`` in newer versions); inputs that would need more
+# run eagerly, with a warning in the log.
+#
+# Graph breaks
+# ------------
+# Dynamo records what it can and hands the rest back to Python: where it
+# cannot go on, the graph ends (a :term:`graph break`) and a new one starts
+# after it. ``torch._dynamo.explain(fn)(*args)`` runs a function under
+# Dynamo, generating no code, and reports how many graphs it made, the
+# breaks and why; it starts with ``torch._dynamo.reset()``. The GELU above makes one
+# graph of eight operations. ``clip`` below decides in Python whether to
+# divide: ``if`` needs a Python ``bool``, but a graph records operations on
+# tensors without their values, so Dynamo cannot choose a branch to record,
+# and the graph breaks at the ``if``.
+def clip(x):
+    norm = x.norm()
+    if norm > 1.0:
+        x = x / norm
+    return torch.sigmoid(x)
+
+
+explained = torch._dynamo.explain(gelu)(x)
+print(f"gelu: {explained.graph_count} graph, {explained.op_count} operations")
+assert (explained.graph_count, explained.op_count) == (1, 8)
+explained = torch._dynamo.explain(clip)(x)
+reason = explained.break_reasons[0]
+print(f"clip: {explained.graph_count} graphs, {explained.graph_break_count} break")
+print(f"reason: {reason.reason}, at line: {reason.user_stack[-1].line}")
+assert (explained.graph_count, explained.graph_break_count) == (2, 1)
+
+
+# %%
+# The reason is in Dynamo's own words; the line is the one to look at. Every
+# graph break costs a return to Python, and the operations on either side
+# of it cannot be fused together. Removing this one means making the choice
+# inside the graph: :func:`torch.where` computes both branches and picks
+# element by element, and the function becomes one graph, with the same
+# results whether the norm is above 1 or not.
+def clip_where(x):
+    norm = x.norm()
+    return torch.sigmoid(torch.where(norm > 1.0, x / norm, x))
+
+
+explained = torch._dynamo.explain(clip_where)(x)
+print(
+    f"clip_where: {explained.graph_count} graph, {explained.graph_break_count} breaks"
+)
+assert (explained.graph_count, explained.graph_break_count) == (1, 0)
+for sample in (x, x / 10_000):
+    torch.testing.assert_close(clip_where(sample), clip(sample))
+assert x.norm() > 1 > (x / 10_000).norm()
+
+# %%
+# ``fullgraph=True`` turns a graph break into an error, raised on the first
+# call (``torch._dynamo.exc.Unsupported``, or a subclass of it): a way
+# to make sure that a function compiles as one graph.
+try:
+    torch.compile(clip, fullgraph=True)(x)
+except torch._dynamo.exc.Unsupported as error:
+    print(f"{type(error).__name__}: {str(error).splitlines()[0].split('. ')[0]}")
+else:
+    raise AssertionError("fullgraph=True did not raise on a graph break")
+
+# %%
+# Summary
+# -------
+# - :func:`torch.compile` returns a compiled function or module; it compiles
+#   on the first call, which can take tens of seconds on a small CPU with
+#   an empty cache, and less when inductor's cache on disk already holds
+#   the code.
+# - Fusing a chain of element-wise operations into one kernel made it more
+#   than one and a half times as fast here; a model that is almost all
+#   matrix products ran within a factor of two of eager. Compare the
+#   quickest of several runs, on your machine and at your sizes.
+# - Compiling pays off after ``(first_call - eager) / (eager - compiled)``
+#   later calls.
+# - Guards decide when code compiles again: a new dtype always, a new size
+#   once with ``dynamic=None`` (the size then becomes symbolic).
+# - ``torch._dynamo.explain`` counts graphs and graph breaks;
+#   ``fullgraph=True`` turns a break into an error. Replace a Python branch
+#   on a tensor's value with :func:`torch.where`.
+#
+# Next, the training section starts with
+# :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.

@@ -1,0 +1,384 @@
+"""
+Reproducible runs
+=================
+
+Make a training run repeat bit for bit: seed every random number generator
+it draws from, the data loader's worker processes included, ask PyTorch for
+deterministic algorithms, and know what PyTorch does not promise.
+"""
+
+# sphinx_gallery_budget_seconds = 30, "starts data loader workers, two of them fresh Pythons (spawn) that import PyTorch: slow on a busy machine"
+
+# %%
+# This page computes on the CPU; what it says about GPUs follows PyTorch's
+# documentation.
+import multiprocessing
+import pickle
+import random
+import subprocess
+import sys
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.data import load_digits_tensors
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.reproducibility import seed_everything, seed_worker
+
+device = torch.device("cpu")
+print(environment_summary(device))
+
+# %%
+# What to seed
+# ------------
+# A training run draws random numbers for its initial weights, the order of
+# its :term:`batches <batch>` and :term:`dropout`, and perhaps for data
+# augmentation, from up to three global generators: Python's :mod:`random`,
+# NumPy's global generator (``np.random.rand`` and friends) and PyTorch's.
+# Each needs a :term:`seed`. :func:`torch.manual_seed` seeds PyTorch's
+# generator on the CPU and, as its documentation says, those of every
+# accelerator. Seeded the same way twice, all three repeat their numbers:
+draws = []
+for _ in range(2):
+    random.seed(0)
+    np.random.seed(0)
+    torch.manual_seed(0)
+    draws.append((random.random(), np.random.rand(), torch.rand(1).item()))
+print(draws[0])
+assert draws[0] == draws[1]
+
+# %%
+# :func:`~tutorial_utils.reproducibility.seed_everything` makes the same
+# three calls, for a seed from 0 to ``2**32 - 1`` (the range NumPy's global
+# generator takes), and returns the seed.
+seed_everything(0)
+assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
+
+# %%
+# Generators that a program makes itself are not global, so no global seed
+# reaches them. A new :class:`torch.Generator` starts from one fixed seed,
+# whatever :func:`torch.manual_seed` said; :func:`numpy.random.default_rng`
+# without a seed takes fresh entropy from the operating system, every time.
+# Seed each of them explicitly, as the data loaders below do.
+torch.manual_seed(1)
+print("a new torch.Generator starts from seed", torch.Generator().initial_seed())
+assert torch.Generator().initial_seed() == torch.Generator().initial_seed()
+assert torch.Generator().initial_seed() != torch.initial_seed()
+assert np.random.default_rng().random() != np.random.default_rng().random()
+
+# %%
+# Deterministic algorithms
+# ------------------------
+# Seeds fix the random numbers, not the arithmetic. Some :term:`kernels
+# <kernel>` add up their results in an order that changes from call to call,
+# mostly on GPUs, where many threads add to the same memory location at
+# once; floating-point addition is not associative, so the result can change
+# in its last bits. :func:`torch.use_deterministic_algorithms` with ``True``
+# makes operations with a deterministic alternative use it, and makes those
+# without one raise a :class:`RuntimeError` instead of quietly differing. Its
+# documentation lists them: almost all apply to CUDA tensors, but in
+# PyTorch 2.13 :meth:`torch.Tensor.put_` (with ``accumulate=False``) and
+# :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d siblings) raise on the
+# CPU too. ``put_`` writes values at flat indices, and when an index repeats,
+# which value lands is not fixed. Indexed assignment (``index_put_``), which
+# the list gives a deterministic version, runs:
+torch.use_deterministic_algorithms(True)
+print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
+target = torch.zeros(4)
+try:
+    target.put_(torch.tensor([0, 0]), torch.tensor([1.0, 2.0]))
+except RuntimeError as error:
+    print(str(error).split(". ")[0])
+else:
+    raise AssertionError("put_ did not raise in deterministic mode")
+target[torch.tensor([0, 0])] = torch.tensor([1.0, 2.0])  # index_put_: no error
+print("index assignment works:", target)
+
+# %%
+# With ``warn_only=True`` such an operation runs and warns instead. The mode
+# also fills the memory that :func:`torch.empty` returns, with NaN for
+# floating-point tensors (``torch.utils.deterministic.fill_uninitialized_memory``
+# is ``True`` by default), so that reading it by mistake gives the same
+# result every time. This page leaves the mode on from here.
+torch.use_deterministic_algorithms(True, warn_only=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    target.put_(torch.tensor([0, 0]), torch.tensor([1.0, 2.0]))
+print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}")
+assert issubclass(caught[0].category, UserWarning)
+torch.use_deterministic_algorithms(True)
+print(torch.empty(3))
+assert torch.empty(3).isnan().all()
+
+# sphinx_gallery_start_ignore
+assert not torch.is_deterministic_algorithms_warn_only_enabled()
+assert torch.utils.deterministic.fill_uninitialized_memory
+assert not torch.backends.cudnn.benchmark
+if __name__ == "__main__" and torch.cuda.is_available():  # 2.13: no cuBLAS variable
+    square = torch.rand(8, 8, device="cuda")
+    square @ square
+for dims in (1, 2, 3):
+    pool = getattr(torch.nn, f"MaxPool{dims}d")(2, return_indices=True)
+    pooled, indices = pool(torch.rand((1, 1) + (4,) * dims))
+    try:
+        getattr(torch.nn, f"MaxUnpool{dims}d")(2)(pooled, indices)
+    except RuntimeError as error:
+        message = str(error)
+    else:
+        raise AssertionError(f"MaxUnpool{dims}d did not raise in deterministic mode")
+    assert "does not have a deterministic implementation" in message
+# sphinx_gallery_end_ignore
+
+# %%
+# On a CUDA GPU, cuDNN may time several convolution algorithms and keep the
+# fastest, which can differ from run to run, when
+# ``torch.backends.cudnn.benchmark`` is ``True`` (the default is ``False``,
+# checked here); keep it off. Deterministic mode also makes cuDNN choose
+# deterministic convolution algorithms, as
+# ``torch.backends.cudnn.deterministic = True`` alone would. Older PyTorch
+# releases, 2.4 among them, add a condition: with CUDA 10.2 or later,
+# deterministic mode makes operations that call cuBLAS (matrix products,
+# among others) raise a :class:`RuntimeError` unless the environment
+# variable ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8``, set
+# before Python starts (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``).
+# PyTorch 2.13 no longer asks for it.
+#
+# Seeds for data loader workers
+# -----------------------------
+# A :class:`~torch.utils.data.DataLoader` with ``num_workers=2`` loads
+# batches in two worker processes. Each time a pass over the loader starts
+# new workers (every :term:`epoch`, or once with
+# ``persistent_workers=True``), it draws a base seed from its ``generator``
+# (without one, from PyTorch's global generator, see
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`).
+# Worker ``i`` seeds its own PyTorch generator with the base seed plus
+# ``i``, and Python's and NumPy's generators with numbers derived from the
+# same two. Then it calls ``worker_init_fn(i)``, the place to seed anything
+# else a data set draws from. PyTorch's notes give this recipe, which seeds
+# Python's and NumPy's generators again, from the worker's PyTorch seed: it
+# changes which numbers they draw, not whether they repeat.
+
+
+def seed_worker_recipe(worker_id: int) -> None:
+    worker_seed = torch.initial_seed() % 2**32
+    np.random.seed(worker_seed)
+    random.seed(worker_seed)
+
+
+# %%
+# :func:`~tutorial_utils.reproducibility.seed_worker` is the same recipe,
+# kept in a module. Called in the main process, both seed Python's and
+# NumPy's generators with the global PyTorch seed, 7 here:
+after = []
+for init in (seed_worker_recipe, seed_worker):
+    torch.manual_seed(7)
+    init(0)
+    after.append((random.random(), np.random.rand()))
+print(after[0])
+assert (
+    after[0] == after[1] == (random.Random(7).random(), np.random.RandomState(7).rand())
+)
+
+# sphinx_gallery_start_ignore
+if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
+
+    class Draws(torch.utils.data.Dataset):  # what each worker's generators give
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, index):
+            numpy_draw = float(np.random.rand())
+            return torch.initial_seed(), random.random(), numpy_draw
+
+    def worker_draws(init=None):  # samples 0 and 2 from worker 0, 1 and 3 from 1
+        seeded = torch.Generator().manual_seed(5)
+        loader = DataLoader(Draws(), None, num_workers=2, generator=seeded)
+        loader.worker_init_fn, loader.multiprocessing_context = init, "fork"
+        return list(loader)
+
+    base = torch.empty((), dtype=torch.int64)
+    base = base.random_(generator=torch.Generator().manual_seed(5)).item()
+    plain, recipe = worker_draws(), worker_draws(seed_worker)
+    assert plain == worker_draws()  # the same generator seed, the same draws
+    assert [s for s, _, _ in plain] == [base, base + 1, base, base + 1]
+    assert plain[0][1] != plain[1][1]  # each worker seeds random ...
+    assert plain[0][2] != plain[1][2]  # ... and NumPy apart
+    for worker_seed, first_random, first_numpy in recipe[:2]:
+        assert first_random == random.Random(worker_seed % 2**32).random()
+        assert first_numpy == np.random.RandomState(worker_seed % 2**32).rand()
+# sphinx_gallery_end_ignore
+
+# %%
+# Why a function in a module? Workers started with the ``spawn``
+# :term:`start method`, the default on macOS and Windows, are fresh Python
+# processes. They receive the data set and ``worker_init_fn`` pickled, and
+# pickle stores a function by its module and name, not its code. A fresh
+# Python finds ``tutorial_utils.reproducibility.seed_worker`` by importing
+# the module. It finds a function defined in ``__main__`` only if it runs
+# the same script again: a worker started by ``spawn`` does so for a script
+# (hence the ``if __name__ == "__main__":`` guard of
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`),
+# but a notebook or an interactive session has no script to run
+# (:mod:`multiprocessing`'s documentation warns of this). What pickle stores
+# for each function, and what a fresh Python, started here, makes of the
+# recipe defined on this page:
+if __name__ == "__main__":
+    for init in (seed_worker_recipe, seed_worker):
+        print("pickled as", init.__module__, init.__qualname__)
+        assert init.__module__.encode() in pickle.dumps(init)
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import pickle, sys; pickle.load(sys.stdin.buffer)"],
+        input=pickle.dumps(seed_worker_recipe),
+        capture_output=True,
+        check=False,
+    )
+    print(fresh.stderr.decode().strip().splitlines()[-1])
+    assert fresh.returncode != 0
+    assert b"seed_worker_recipe" in fresh.stderr
+
+# %%
+# Two identical runs
+# ------------------
+# A small network with dropout, trained on the handwritten digits for two
+# epochs: the seed fixes its initial weights and dropout masks (PyTorch's
+# global generator), and, through the loader's ``generator``, the order of
+# the batches and the workers' seeds. The function returns the losses and
+# the trained weights as one vector.
+
+
+def train_run(
+    dataset: TensorDataset, seed: int, start_method: str | None = None, epochs: int = 2
+) -> tuple[list[float], torch.Tensor]:
+    seed_everything(seed)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(64, 32),
+        torch.nn.ReLU(),
+        torch.nn.Dropout(p=0.2),
+        torch.nn.Linear(32, 10),
+    )
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    loader = DataLoader(
+        dataset,
+        batch_size=64,
+        shuffle=True,
+        num_workers=2,
+        persistent_workers=True,  # start the workers once, not every epoch
+        generator=torch.Generator().manual_seed(seed),
+        worker_init_fn=seed_worker,
+        multiprocessing_context=start_method,  # None: Python's default
+    )
+    losses = []
+    for _ in range(epochs):
+        for features, labels in loader:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(features), labels)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+    return losses, torch.nn.utils.parameters_to_vector(model.parameters()).detach()
+
+
+# %%
+# Two runs with seed 0, one with seed 1, each with workers started by
+# Python's default start method, then a fourth with seed 0 and ``spawn``
+# named explicitly, which works because the data set's class and
+# ``worker_init_fn`` can be imported. The guard keeps the runs out of any
+# worker that ``spawn`` starts from this script. (This page's short
+# examples are not guarded: such a worker runs them again, and prints their
+# lines again. A training script of your own keeps all its work under the
+# guard.)
+if __name__ == "__main__":
+    digits = load_digits_tensors(seed=0)
+    train_set = TensorDataset(digits.train_features, digits.train_labels)
+    print("default start method here:", multiprocessing.get_start_method())
+    first_losses, first = train_run(train_set, seed=0)
+    second_losses, second = train_run(train_set, seed=0)
+    other_losses, other = train_run(train_set, seed=1)
+    spawn_losses, spawned = train_run(train_set, seed=0, start_method="spawn")
+    for name, weights in (("second", second), ("seed 1", other), ("spawn", spawned)):
+        gap = (weights - first).abs().max().item()
+        print(
+            f"{name:>6}: bit for bit {torch.equal(weights, first)}, largest gap {gap:.3g}"
+        )
+    assert torch.equal(first, second)
+    assert torch.equal(first, spawned)
+    assert first_losses == second_losses == spawn_losses
+    assert not torch.equal(first, other)
+
+# %%
+# The second run and the ``spawn`` run match the first in every bit, loss
+# after loss; seed 1 starts elsewhere and ends elsewhere. How the workers
+# were started does not change which batches they make.
+if __name__ == "__main__":
+    steps = range(1, len(first_losses) + 1)
+    fig, ax = plt.subplots(figsize=(6.5, 3.4), layout="constrained")
+    ax.plot(steps, first_losses, color=PALETTE[5], linewidth=3, label="seed 0")
+    ax.plot(steps, second_losses, "--", color=PALETTE[1], label="seed 0 again")
+    ax.plot(steps, other_losses, color=PALETTE[6], linewidth=1, label="seed 1")
+    ax.set(xlabel="optimiser step", ylabel="cross-entropy loss", yscale="log")
+    ax.set_title("three training runs with two data loader workers each")
+    ax.legend()
+    plt.show()
+
+# %%
+# What PyTorch promises
+# ---------------------
+# Less than these runs might suggest. PyTorch's notes on reproducibility say
+# that completely reproducible results are not guaranteed across PyTorch
+# releases, individual commits or platforms, and that results need not
+# match between CPU and GPU, even with identical seeds. They describe how
+# to limit nondeterminism for one platform, device and PyTorch release, as
+# this page did: the same code, seeds, settings, PyTorch build and hardware.
+# One reason there is no more: another build, CPU or GPU may run another
+# kernel, which adds the same numbers in another order, and rounding after
+# every addition makes the result depend on the order. An extreme case, in
+# float32, where ``1e8 + 1`` rounds back to ``1e8``:
+big, one = torch.tensor(1e8), torch.tensor(1.0)
+print("(1e8 + 1) - 1e8 =", ((big + one) - big).item())
+print("(1e8 - 1e8) + 1 =", ((big - big) + one).item())
+assert (big + one) - big == 0
+assert (big - big) + one == 1
+
+# %%
+# So keep what produced a run's numbers next to them: the line that opened
+# this page, and, for a GPU, the CUDA and cuDNN versions (both ``None`` in a
+# PyTorch built without CUDA).
+print("CUDA:", torch.version.cuda, "| cuDNN:", torch.backends.cudnn.version())
+if torch.version.cuda is None:
+    assert torch.backends.cudnn.version() is None
+
+# sphinx_gallery_start_ignore
+if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
+    torch.manual_seed(0)
+    on_gpu = torch.rand(4, device="cuda").cpu()
+    torch.manual_seed(0)
+    assert not torch.equal(on_gpu, torch.rand(4))
+    torch.manual_seed(0)
+    assert torch.equal(torch.rand(4, device="cuda").cpu(), on_gpu)
+# sphinx_gallery_end_ignore
+
+# %%
+# Summary
+# -------
+# - Seed Python's :mod:`random`, NumPy's global generator and PyTorch
+#   (:func:`torch.manual_seed`, every device), or call
+#   :func:`~tutorial_utils.reproducibility.seed_everything`; seed the
+#   generators you create, such as a loader's ``generator=``, yourself.
+# - :func:`torch.use_deterministic_algorithms` picks deterministic kernels
+#   and raises where there is none. On CUDA keep cuDNN benchmarking off,
+#   and with older releases such as 2.4 set ``CUBLAS_WORKSPACE_CONFIG``.
+# - A loader's ``generator`` fixes the shuffle and its workers' seeds;
+#   ``worker_init_fn`` seeds other libraries in each worker. With the
+#   ``spawn`` start method it must be importable, as
+#   :func:`~tutorial_utils.reproducibility.seed_worker` is, and a script
+#   must guard the code that starts workers.
+# - Same code, seeds, settings, build and hardware: the same bits. Across
+#   releases, platforms, or CPU and GPU, PyTorch does not promise them.
+#
+# Next: :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`,
+# which saves a trained model and loads it back, safely.
