@@ -182,14 +182,19 @@ def test_a_launcher_that_hangs_is_killed(
         assert found.stdout == b"", "the launcher outlived its time limit"
 
 
-def _sleep_forever(rank: int, world_size: int, options: dict[str, object]) -> None:
-    import time
+def test_spawned_processes_are_stopped_at_their_time_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib
 
-    time.sleep(10**6)
-
-
-def test_spawned_processes_are_stopped_at_their_time_limit() -> None:
     from tutorial_utils._processes import run_spawned
 
-    with pytest.raises(TimeoutError, match=r"did not finish within 0\.5 s"):
-        run_spawned(_sleep_forever, 2, {}, timeout=0.5)
+    # What a spawned process runs must be importable by it: a module on the
+    # path, which the children inherit.
+    (tmp_path / "sleeper.py").write_text(
+        "import time\n\ndef forever(rank, world_size, options):\n    time.sleep(10**6)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sleeper = importlib.import_module("sleeper")
+    with pytest.raises(TimeoutError, match=r"did not finish within 2 s"):
+        run_spawned(sleeper.forever, 2, {}, timeout=2.0)

@@ -380,5 +380,5 @@ else:
 #   ``fullgraph=True`` turns a break into an error. Replace a Python branch
 #   on a tensor's value with :func:`torch.where`.
 #
-# Next, the training section starts with
-# :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
+# This is the last page of the last section. The :doc:`/cheatsheet` puts
+# what every page teaches on one page, and :doc:`/glossary` its terms.

@@ -353,5 +353,5 @@ assert "modified by an inplace operation" in messages[-1]
 #   broadcast back.
 # - A trailing ``_`` means in place: same memory, visible through every view.
 #
-# Next: :ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`
-# cuts tensors into pieces and puts them together again.
+# Next: :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`
+# chooses, gathers, scatters and sorts elements.

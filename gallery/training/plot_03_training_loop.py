@@ -396,5 +396,5 @@ plt.show()
 # - :func:`~tutorial_utils.training.fit` runs the same loop and keeps the
 #   history; a confusion matrix shows which classes get mixed up.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`,
-# which saves a trained model and loads it back, safely.
+# Next: :ref:`sphx_glr_auto_examples_training_plot_04_loss_functions.py`,
+# which compares the losses a training loop can minimise.
