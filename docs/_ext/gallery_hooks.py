@@ -58,6 +58,7 @@ import functools
 import hashlib
 import json
 import linecache
+import multiprocessing
 import os
 import re
 import signal
@@ -282,14 +283,6 @@ def _restore_build_environment(limits: dict[str, Any]) -> None:
     # of spinning. Spinning threads take the cores from the page running
     # beside them: two training pages at once took 10 times as long as one.
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-    # loky makes its own start method the worker's default, which a page's
-    # DataLoader workers would then use (and fail with); a page gets the
-    # platform's default, as in a reader's own Python.
-    import multiprocessing
-
-    multiprocessing.set_start_method(
-        multiprocessing.get_all_start_methods()[0], force=True
-    )
     if "torch" in sys.modules:
         raise RuntimeError(
             "torch was imported in a gallery worker before the build's "
@@ -312,6 +305,12 @@ def reset_state(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
         return
     limits = _limits()
     _restore_build_environment(limits)
+    # loky makes its own start method its workers' default, which a page's
+    # DataLoader workers would then use (and fail with); every page gets the
+    # platform's default, as in a reader's own Python.
+    multiprocessing.set_start_method(
+        multiprocessing.get_all_start_methods()[0], force=True
+    )
     # Imported here: torch takes a second to import, and a build in which no
     # page runs should not pay for it.
     import torch

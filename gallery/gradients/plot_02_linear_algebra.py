@@ -397,6 +397,4 @@ torch.testing.assert_close(A.grad, by_hand_A)
 #   through :func:`torch.linalg.solve`.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
-# builds a neural network from tensors. Timing code properly, as done in a
-# small way above, is the subject of
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
+# builds a neural network (timing is taught in the performance section).

@@ -80,7 +80,8 @@ assert sizes == [64] * (len(sizes) - 1) + [len(labels) % 64]
 # of its own. :meth:`~torch.optim.Optimizer.zero_grad` comes right after
 # :meth:`~torch.optim.Optimizer.step` here, which is as good as before the
 # forward pass: the :term:`gradients <gradient>` are reset before the next
-# :meth:`~torch.Tensor.backward`. ``prof.step()`` tells a profiler that a
+# :meth:`~torch.Tensor.backward`.
+# :meth:`prof.step() <torch.profiler.profile.step>` tells a profiler that a
 # step has ended. The function returns the :term:`loss` of every step.
 REGIONS = ["data loading", "forward", "backward", "optimiser step"]
 
@@ -119,13 +120,14 @@ def train(
 # and a *schedule* (:func:`torch.profiler.schedule`) picks them; without
 # one, the whole block is recorded. The first ``wait=1`` step runs
 # unrecorded, since a first call can do one-off work that later calls skip
-# (:ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`):
-# here, for one, the optimiser creates its momentum buffers. During the
-# ``warmup=1`` step the profiler is set up but, with only
-# ``ProfilerActivity.CPU`` as here, records nothing yet; recording starts
-# with the ``active=4`` steps after it, which are kept, and ``repeat=1``
-# runs this cycle once. The model is an
-# :class:`~tutorial_utils.models.MLP` with one hidden layer of 64 units.
+# (:ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`);
+# here, for one, SGD with momentum creates its momentum buffers in its
+# first step. During the ``warmup=1`` step the profiler is set up but, with
+# only :class:`ProfilerActivity.CPU <torch.profiler.ProfilerActivity>` as
+# here, records nothing yet; recording starts with the ``active=4`` steps
+# after it, which are kept, and ``repeat=1`` runs this cycle once. The
+# model is an :class:`~tutorial_utils.models.MLP` with one hidden layer of
+# 64 units.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
@@ -165,9 +167,10 @@ assert set(REGIONS) | {"Optimizer.step#SGD.step", "ProfilerStep*"} <= names
 assert any(name.startswith("enumerate(DataLoader)#") for name in names)
 
 # %%
-# One call of the ``data loading`` region, from ``prof.events()``, the list
-# of every recorded event: its one child is the loader's ``__next__``, and
-# its self time, its total less that child's, is the smaller part.
+# One call of the ``data loading`` region, from
+# :meth:`prof.events() <torch.profiler.profile.events>`, the list of every
+# recorded event: its one child is the loader's ``__next__``, and its self
+# time, its total less that child's, is the smaller part.
 region = next(event for event in prof.events() if event.name == "data loading")
 inside = sum(child.cpu_time_total for child in region.cpu_children)
 print([child.name for child in region.cpu_children])
@@ -234,7 +237,7 @@ plt.show()
 # entries of other kinds besides, such as the links and the names of the
 # threads. Given a name that ends in ``.gz``, it compresses the file with
 # gzip (torch 2.4 and 2.13 both do; its docstring does not say so), and
-# :func:`gzip.open` reads it back. A trace viewer draws it as a timeline,
+# ``gzip.open`` reads it back. A trace viewer draws it as a timeline,
 # one row per thread: the recorded steps (``ProfilerStep#2`` to ``#5``; the
 # waiting and warm-up steps are not there), inside them our regions, inside
 # those the operators, with links from operators of the forward pass to the
@@ -266,9 +269,9 @@ assert any(event["name"] == "thread_name" for event in trace["traceEvents"])
 # ---------------------
 # The profile points at the loading: for each batch, one call of
 # ``__getitem__`` per sample makes two small tensors, and the loader then
-# stacks them, all of it Python and tiny operators. The fix does the conversion
-# once, for the whole data set (:func:`torch.from_numpy` shares the
-# array's memory, nothing is copied), and fetches each batch with one
+# stacks them, all of it Python and tiny operators. The fix does the
+# conversion once, for the whole data set (:func:`torch.from_numpy` shares
+# the array's memory, nothing is copied), and fetches each batch with one
 # indexing per tensor. :class:`~torch.utils.data.TensorDataset` accepts a
 # list of indices and returns a whole batch:
 dataset = TensorDataset(torch.from_numpy(features), torch.from_numpy(labels))
@@ -337,8 +340,8 @@ plt.show()
 # many small ones: fetching a first batch from the old loader takes longer
 # while a profiler records. A :class:`~torch.utils.benchmark.Timer` times
 # four fetches at a time, without and with a profiler in turns, so that a
-# busy spell of the machine slows both, and the quickest of seven turns
-# counts for each. So the profile says where the time goes; how much a fix
+# busy spell of the machine tends to slow both, and the quickest of seven
+# turns counts for each. So the profile says where the time goes; how much a fix
 # saves, a timing without it says.
 fetch = Timer("next(iter(loader))", globals={"loader": loader})
 plain, profiled = [], []
@@ -354,13 +357,13 @@ assert recorded > unrecorded
 # %%
 # Each version now trains for whole epochs, without a profiler (and so
 # ``record_function`` records nothing). The two take turns, and the
-# quickest of seven epochs counts for each, as in
+# quickest of ten epochs counts for each, as in
 # :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
 # Fetching whole batches cuts the time of an epoch by more than a fifth; the
 # last line says by how much on the machine named at the top:
 loaders = {"per-sample loader": loader, "whole-batch loader": batch_loader}
 epoch_times = {name: [] for name in loaders}
-for _ in range(7):
+for _ in range(10):
     for name, each in loaders.items():
         objects = {"train": train, "each": each, "model": model, "opt": optimizer}
         timer = Timer("train(each, model, opt)", globals=objects)
@@ -384,8 +387,8 @@ assert quickest["whole-batch loader"] < 0.8 * quickest["per-sample loader"]
 #   included.
 # - :class:`~torch.profiler.record_function` labels the phases of a loop;
 #   the quickest call of each is steadier than the sums of the table.
-# - ``prof.export_chrome_trace("....json.gz")`` writes a gzip-compressed
-#   trace that the Perfetto UI draws as a timeline.
+# - ``prof.export_chrome_trace("trace.json.gz")`` writes a trace, compressed
+#   with gzip, that the Perfetto UI draws as a timeline.
 # - A data set that builds each sample on its own can take longer than any
 #   phase of the step: convert once and fetch whole batches. Measure the
 #   gain without the profiler, whose recording adds time of its own.

@@ -326,9 +326,8 @@ torch.testing.assert_close(mean_answer, per_answer.sum() / 6)
 
 # %%
 # Two options of :func:`~torch.nn.functional.cross_entropy` change what
-# ``"mean"`` divides by. With class ``weight=``, each example's loss is
-# multiplied by its class's weight and the mean divides by the sum of those
-# weights, not by ``N``. With ``ignore_index=`` (-100 by default), the mean
+# ``"mean"`` divides by. With class ``weight=`` and class indices, each loss
+# is weighted by its class and the mean divides by the sum of those weights. With ``ignore_index=`` (-100 by default), the mean
 # leaves out the examples with that label; if it leaves out all, it is ``nan``.
 weight = torch.tensor([1.0, 2.0, 4.0])
 weighted = F.cross_entropy(logits, labels, weight=weight, reduction="none")
@@ -346,7 +345,8 @@ assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()
 # ----------------------
 # A loss reduced to one number is a scalar: :meth:`~torch.Tensor.backward`
 # on it adds its gradient into the ``.grad`` of each :term:`leaf` tensor it
-# came from that has ``requires_grad=True`` (a second call adds again). For
+# came from that has ``requires_grad=True`` (another forward and backward
+# add to it again). For
 # the mean cross-entropy, the gradient with respect to the logits is
 # ``(softmax(logits) - one_hot) / N``: negative only at each example's own
 # class, so a step against it raises that logit and lowers the others, and

@@ -2,15 +2,13 @@
 Validation and overfitting
 ==========================
 
-Hold out a validation set, watch the training and validation losses part
-ways as a model overfits, and stop at the best epoch with its weights
-restored; then see how dropout and batch normalisation change between
-training and evaluation mode, and initialise a model's layers yourself.
+Hold out a validation set, watch the losses part ways as a model overfits,
+and restore its weights from the epoch of lowest validation loss; then see
+how dropout and batch normalisation change with the mode, and initialise layers.
 """
 
 # %%
-# The models on this page are small, so it runs on the CPU; the line below
-# says which CPU computed its numbers.
+# The models are small, so the page runs on the CPU that the line below names.
 import copy
 from itertools import pairwise
 
@@ -32,16 +30,13 @@ print(environment_summary(device))
 # Training, validation and test sets
 # ----------------------------------
 # :func:`~tutorial_utils.data.load_digits_tensors` returns the handwritten
-# digits split into training and test images. The test images stay
-# untouched until the end: they measure the finished model. The decisions
-# made along the way (when to stop, which weights to keep) need data of
-# their own, a :term:`validation set`, held out from the training images.
-# :func:`torch.utils.data.random_split` splits a data set at random into
-# :class:`~torch.utils.data.Subset` objects, given fractions that sum to 1
-# or lengths that sum to the data set's length. Given a ``generator=`` of
-# its own, it draws nothing from the global random number generator: adding
-# the split changes nothing that later code draws at random, and numbers
-# drawn at random before it do not change the split.
+# digits split into training and test images. The test images wait to
+# measure the finished model; choices made on the way (when to stop, which
+# weights to keep) need a :term:`validation set`, held out from the
+# training images. :func:`torch.utils.data.random_split` splits a data set
+# at random into :class:`~torch.utils.data.Subset` objects, given fractions
+# whose float sum is 1 or lengths summing to its length; with a ``generator=`` of
+# its own, it draws nothing from the global random number generator.
 digits = load_digits_tensors(seed=0)
 training_images = TensorDataset(digits.train_features, digits.train_labels)
 global_state = torch.get_rng_state()
@@ -51,23 +46,22 @@ train_set, val_set = random_split(
 print(f"{len(training_images)} images: {len(train_set)} + {len(val_set)}")
 assert torch.equal(torch.get_rng_state(), global_state)
 assert set(train_set.indices).isdisjoint(val_set.indices)
-assert len(train_set) + len(val_set) == len(training_images)
 
 # %%
-# Fractions become lengths by rounding down; the images left over go one
-# each to the subsets in turn, from the first. With the same seed, those
-# lengths give the same split, image for image, even after other random
-# numbers have been drawn. The split is random, not stratified: each
-# digit's share of the validation set is only roughly its share of the
-# training images.
+# Each fraction times the length is rounded down, in floating point
+# (``0.29 * 100`` falls just short of 29, so 0.71 and 0.29 of 100 items
+# give 72 and 28); the items left over go one each to the subsets in turn,
+# from the first. The same seed and lengths give the same split even after
+# other random draws. The split is not stratified: each digit's share of
+# the validation set is only roughly its share of the training images.
 n = len(training_images)
-assert len(val_set) == int(0.2 * n)
-assert len(train_set) == int(0.8 * n) + 1
+assert (len(train_set), len(val_set)) == (int(0.8 * n) + 1, int(0.2 * n))
+assert [len(s) for s in random_split(range(100), [0.71, 0.29])] == [72, 28]
+assert [len(s) for s in random_split(range(10), [0.25] * 4)] == [3, 3, 2, 2]
 torch.rand(3)
 lengths, seeded = [len(train_set), len(val_set)], torch.Generator().manual_seed(0)
 again = random_split(training_images, lengths, generator=seeded)
-assert again[0].indices == train_set.indices
-assert again[1].indices == val_set.indices
+assert [s.indices for s in again] == [train_set.indices, val_set.indices]
 per_digit = torch.bincount(digits.train_labels[val_set.indices])
 print("validation images per digit:", per_digit)
 assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
@@ -75,16 +69,14 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # %%
 # Learning curves
 # ---------------
-# To overfit quickly, a large :class:`~tutorial_utils.models.MLP` (two
-# hidden layers of 256 units: over 500 parameters per image) trains on only
-# the first 150 images of the training subset, which are in random order.
-# The loop of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
-# gains a validation pass after every :term:`epoch`, in
-# :meth:`~torch.nn.Module.eval` mode and under :class:`torch.inference_mode`,
-# which, like :class:`torch.no_grad`, records no :term:`computational graph`
-# (its results are :term:`inference tensors <inference tensor>`). The 150
-# images fit in one :term:`batch`: an epoch is one step of Adam (see
-# :ref:`sphx_glr_auto_examples_training_plot_05_optimisers_and_learning_rates.py`).
+# To overfit quickly, a large :class:`~tutorial_utils.models.MLP` (over 500
+# parameters per image) trains on the first 150 images of the (shuffled)
+# training subset, in one :term:`batch`, so an :term:`epoch` is one step of
+# Adam. The loop of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
+# gains a validation pass after every epoch, in :meth:`~torch.nn.Module.eval`
+# mode and under :class:`torch.inference_mode`, which, like
+# :class:`torch.no_grad`, records no :term:`computational graph` (tensors
+# newly allocated in it are :term:`inference tensors <inference tensor>`).
 small_train = Subset(train_set, range(150))
 train_loader = DataLoader(small_train, batch_size=len(small_train))
 val_loader = DataLoader(val_set, batch_size=len(val_set))
@@ -123,19 +115,18 @@ assert sum(p.numel() for p in wide.parameters()) > 500 * len(small_train)
 # %%
 # Drawn against the epoch, the :term:`losses <loss>` are the
 # :term:`learning curves <learning curve>`. The training loss (of each
-# batch as it is trained on, before its step) falls at every epoch, to
-# below 0.01. The validation loss falls with it at first, reaches its
-# lowest point, then climbs back by half or more while the training loss
-# keeps falling. That parting of the curves is :term:`overfitting`: the
-# model fits its training images ever more closely, at the expense of
-# images it has not seen. Yet the validation accuracy hardly moves after
-# the best epoch (it stays within three percentage points of it): the next
-# section shows why.
+# batch before its step) falls at every epoch, to below 0.01. The
+# validation loss falls at every epoch to its lowest point, then climbs
+# back by half or more: that parting is :term:`overfitting`, the model
+# fitting its training images ever closer while its loss on images it has
+# not seen grows. Yet from the best epoch on, the validation accuracy stays
+# within two percentage points of its value there; the next section says why.
 assert all(later < earlier for earlier, later in pairwise(train_losses))
+assert all(later < earlier for earlier, later in pairwise(val_losses[: best + 1]))
 assert train_losses[-1] < 0.01
 assert 5 <= best < epochs - 20
 assert val_losses[-1] > 1.5 * val_losses[best]
-assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.03
+assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
 
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.3), layout="constrained")
 x = range(1, epochs + 1)
@@ -153,13 +144,13 @@ plt.show()
 # %%
 # Early stopping
 # --------------
-# :term:`Early stopping <early stopping>` keeps the weights of the best
-# epoch so far and stops once the validation loss has not improved for
-# ``patience`` epochs. Keeping the weights takes a copy:
+# :term:`Early stopping <early stopping>` keeps the weights of the epoch
+# with the lowest validation loss so far and stops once that loss has not
+# improved for ``patience`` epochs. Keeping weights takes a copy:
 # :meth:`~torch.nn.Module.state_dict` returns the parameters detached, as
-# new tensors that share their memory, so a :term:`state dict` kept as it
-# is, or copied with ``dict()``, changes with every step of the
-# :term:`optimiser`. :func:`copy.deepcopy` copies the tensors too.
+# new tensors sharing their memory, so a :term:`state dict`, even copied
+# with ``dict()``, changes with every :term:`optimiser` step; a
+# :func:`copy.deepcopy` does not.
 layer = torch.nn.Linear(3, 1)
 state = layer.state_dict()
 shallow, deep = dict(state), copy.deepcopy(state)
@@ -176,13 +167,12 @@ assert torch.equal(shallow["weight"], layer.weight)
 assert not torch.equal(deep["weight"], layer.weight)
 
 # %%
-# The same model, seeded the same way, trains again, now with the helpers
+# The same model, seeded the same way, trains again with the helpers
 # :func:`~tutorial_utils.training.train_one_epoch` and
 # :func:`~tutorial_utils.training.evaluate` (the two halves of the loop
-# above) and a patience of 5 epochs. Then
-# :meth:`~torch.nn.Module.load_state_dict` copies the best weights back
-# into the model's parameters, in place. Only now do the test images, used
-# once, say how the model does on images that no decision saw.
+# above) and a patience of 5 epochs; :meth:`~torch.nn.Module.load_state_dict`
+# then copies the best weights back into the parameters, in place. Only now
+# do the test images, used once, measure the model on images no decision saw.
 torch.manual_seed(0)
 model = MLP(64, [256, 256], 10)
 optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
@@ -206,26 +196,32 @@ test_loader = DataLoader(test_set, batch_size=len(test_set))
 print(f"test accuracy: {evaluate(model, test_loader).accuracy:.1%}")
 
 # %%
-# It stopped five epochs after the best one and gave back that epoch's
-# validation loss. Started from the same seed, it retraced the first run's
-# validation curve (to within rounding), so its best epoch is the one
-# marked in the figure above.
-#
-# Why did the validation loss rise while the accuracy held? On the
-# validation images that each model gets wrong, the overfit model of epoch
-# 60 gives its wrong answer a higher probability, on average, than the
-# restored model does, and cross-entropy punishes a confident mistake
-# heavily.
+# It stopped five epochs after the best one (from the same seed, the one
+# marked above) and gave back that epoch's validation loss. Why did the
+# validation loss rise while the accuracy held? On the images each model
+# gets wrong, the one of epoch 60 gives its wrong answers more probability
+# on average, and cross-entropy punishes a confident mistake heavily: its
+# loss summed over those images is more than twice the restored model's,
+# while over the images it gets right it is lower. So "best" means the
+# lowest validation loss, not the highest accuracy: the model of epoch 60
+# even gets fewer validation images wrong.
 val_features, val_labels = training_images[val_set.indices]
-confidence = {}
-with torch.no_grad():
-    for net, name in ((model, f"epoch {best_epoch}"), (wide, f"epoch {epochs}")):
-        probabilities = torch.softmax(net.eval()(val_features), dim=1)
-        wrong = probabilities.argmax(dim=1) != val_labels
-        confidence[name] = probabilities.max(dim=1).values[wrong].mean().item()
-        print(f"{name}: {wrong.sum()} wrong, given {confidence[name]:.0%} on average")
-assert confidence[f"epoch {epochs}"] > confidence[f"epoch {best_epoch}"] + 0.1
-
+found = []
+for net, trained_for in ((model, best_epoch), (wide, epochs)):
+    with torch.no_grad():
+        logits = net.eval()(val_features)
+    wrong = logits.argmax(dim=1) != val_labels
+    lost = F.cross_entropy(logits, val_labels, reduction="none")
+    confidence = torch.softmax(logits, dim=1).amax(dim=1)[wrong].mean()
+    n_wrong, on_wrong, on_right = wrong.sum(), lost[wrong].sum(), lost[~wrong].sum()
+    print(f"epoch {trained_for}: {n_wrong} wrong, given {confidence:.0%}", end=" ")
+    print(f"on average; total loss {on_wrong:.1f} on them, {on_right:.1f} on the rest")
+    found.append((n_wrong, confidence, on_wrong, on_right))
+early, late = found
+assert late[0] < early[0]  # fewer mistakes
+assert late[1] > early[1] + 0.1  # more confident ones
+assert late[2] > 2 * early[2]  # much more loss on them
+assert late[3] < early[3]  # less on the rest
 # sphinx_gallery_start_ignore
 torch.testing.assert_close(history, val_losses[:epoch], rtol=1e-4, atol=0)
 assert best_epoch == best + 1
@@ -237,9 +233,9 @@ assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in pl
 # ---------------------------------------
 # A module is in training mode when created. In training mode,
 # :class:`torch.nn.Dropout` (:term:`dropout`) sets each element to zero
-# with probability ``p``, independently, and multiplies the others by
-# :math:`1 / (1 - p)`, which keeps each element's expected value. In
-# evaluation mode it returns its input unchanged.
+# with probability ``p``, independently of the others, and multiplies the
+# others by :math:`1 / (1 - p)`, which keeps each element's expected value.
+# In evaluation mode it returns its input unchanged.
 torch.manual_seed(0)
 dropout = torch.nn.Dropout(p=0.25)
 ones = torch.ones(1000, 1000)
@@ -252,6 +248,8 @@ assert dropout.training
 assert abs(zeroed - 0.25) < 0.005
 torch.testing.assert_close(kept, torch.full_like(kept, 1 / (1 - 0.25)))
 assert abs(dropped.mean().item() - 1) < 0.01
+both = (dropped[:, :-1] == 0) & (dropped[:, 1:] == 0)  # neighbours: p * p
+assert abs(both.float().mean().item() - 0.25**2) < 0.005
 dropout.eval()
 assert torch.equal(dropout(ones), ones)
 
@@ -273,40 +271,47 @@ plt.show()
 
 # %%
 # :meth:`~torch.nn.Module.eval` and :class:`torch.no_grad` do different
-# things, so a validation loop needs both: under ``no_grad`` a module in
-# training mode still drops elements, and in evaluation mode autograd still
-# records the graph. The function :func:`torch.nn.functional.dropout` knows
-# nothing of modes: its ``training`` argument is ``True`` unless passed, so
-# inside a ``forward`` write ``F.dropout(x, p, training=self.training)``,
-# or use the module.
+# things, so a validation loop uses both: under ``no_grad`` a module in
+# training mode still drops elements; in evaluation mode autograd still
+# records the graph (here the outputs are the same without it).
+# :func:`torch.nn.functional.dropout` knows nothing of modes: its
+# ``training`` argument is ``True`` unless passed, so in a ``forward``
+# write ``F.dropout(x, p, training=self.training)``, or use the module.
 dropout.train()
 with torch.no_grad():
     assert (dropout(ones) == 0).any()
-assert model.eval()(digits.test_features[:2]).requires_grad
+    unrecorded = model.eval()(val_features[:2])
+recorded = model(val_features[:2])
+assert recorded.requires_grad
+assert torch.equal(recorded, unrecorded)
 assert (F.dropout(ones, p=0.25) == 0).any()
 assert torch.equal(F.dropout(ones, p=0.25, training=False), ones)
 
 # %%
 # Batch normalisation in training and evaluation mode
 # ---------------------------------------------------
-# :class:`torch.nn.BatchNorm1d` (:term:`batch normalisation`) normalises
-# each feature. In training mode it uses the batch's mean and biased
-# variance (divided by the batch size :math:`N`): each output feature has
-# mean 0 and variance almost 1 (``eps=1e-5`` is added to the variance),
-# before the learnt scale and shift, which start at 1 and 0. The running
-# estimates move 10 % of the way (``momentum=0.1``) towards the batch's mean
-# and *unbiased* variance (divided by :math:`N - 1`). In evaluation mode it
-# normalises with the running estimates and leaves them alone.
+# For input of shape :math:`(N, C)`, as here, :class:`torch.nn.BatchNorm1d`
+# (:term:`batch normalisation`) normalises each of the :math:`C` features.
+# In training mode it uses the batch's mean and biased variance
+# :math:`\sigma^2` (divided by :math:`N`): each output feature has mean 0
+# and variance :math:`\sigma^2 / (\sigma^2 + \epsilon)` (``eps=1e-5``),
+# almost 1 unless the feature barely varies in the batch (a constant one
+# gets about 0), before the learnt scale and shift (at first 1 and 0). The
+# running estimates move 10 % of the way (``momentum=0.1``) towards the
+# batch's mean and *unbiased* variance (divided by :math:`N - 1`). In
+# evaluation mode it normalises with the running estimates (kept by
+# default, ``track_running_stats=True``) and leaves them alone.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
 out = norm(batch).detach()
-print(f"largest |mean| of an output feature: {out.mean(dim=0).abs().max():.1e}")
-variances = out.var(dim=0, correction=0)
-print("output variances:", variances)
+variances, sigma2 = out.var(dim=0, correction=0), batch.var(dim=0, correction=0)
+print(f"largest |mean| {out.mean(dim=0).abs().max():.1e}, variances {variances}")
 print("running mean:", norm.running_mean, "running var:", norm.running_var)
 torch.testing.assert_close(out.mean(dim=0), torch.zeros(3), atol=1e-6, rtol=0)
+torch.testing.assert_close(variances, sigma2 / (sigma2 + norm.eps))
 torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
+assert torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).var() == 0  # a constant
 torch.testing.assert_close(norm.running_mean, 0.1 * batch.mean(dim=0))
 torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
 norm.eval()
@@ -314,12 +319,14 @@ running = copy.deepcopy(norm.state_dict())
 out_eval = norm(batch)
 expected = (batch - norm.running_mean) / (norm.running_var + norm.eps).sqrt()
 torch.testing.assert_close(out_eval, expected)
+assert norm.track_running_stats
 assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
 
 # %%
 # So in training mode a sample's output depends on the other samples of its
-# batch, and in evaluation mode it does not. A batch of one sample has no
-# spread to normalise with; in training mode, the layer refuses it:
+# batch, and in evaluation mode it does not. In training mode the layer
+# needs more than one value per feature; a batch of one sample of shape
+# :math:`(1, C)` has one, and is refused:
 torch.testing.assert_close(norm(batch[:1]), out_eval[:1])
 norm.train()
 assert not torch.allclose(norm(batch[:2])[0], out[0])
@@ -329,24 +336,22 @@ except ValueError as error:
     print(f"ValueError: {error}")
 else:
     raise AssertionError("a one-sample batch in training mode did not raise")
+assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 each
 
 
 # %%
 # Initialisation
 # --------------
 # The models above kept :class:`torch.nn.Linear`'s default initialisation:
-# weights and biases uniform between :math:`\pm 1 / \sqrt{n_{in}}` for a
-# layer with :math:`n_{in}` inputs. To choose another,
-# :meth:`torch.nn.Module.apply` calls a function on every submodule,
-# children before their parent, then on the module itself, and returns the
-# module. The functions of :mod:`torch.nn.init` fill a tensor in place
-# under :class:`torch.no_grad`, so they may change parameters (outside it,
-# an in-place change of a parameter raises an error). Kaiming's normal
-# initialisation, meant for layers followed by a ReLU, draws weights with
-# standard deviation :math:`\sqrt{2 / n_{in}}`; here the biases become
-# zero. Before tanh or sigmoid, :func:`torch.nn.init.xavier_uniform_`
-# (Glorot's) is common: uniform within
-# :math:`\pm\sqrt{6 / (n_{in} + n_{out})}` times ``gain=`` (1 by default).
+# weights and biases uniform between :math:`\pm 1 / \sqrt{n_{in}}`, for
+# :math:`n_{in}` inputs. To choose another, :meth:`torch.nn.Module.apply`
+# calls a function on every submodule, children before their parent, then
+# on the module itself, and returns the module. The initialisers of
+# :mod:`torch.nn.init` whose names end in ``_`` fill a tensor in place under :class:`torch.no_grad`,
+# so they may change parameters (outside it, autograd refuses an in-place
+# change of one that requires gradients). Kaiming's normal initialisation,
+# derived for layers followed by a ReLU (here the output layer too), draws weights with standard
+# deviation :math:`\sqrt{2 / n_{in}}`; here the biases become zero.
 def init_weights(module: torch.nn.Module) -> None:
     if isinstance(module, torch.nn.Linear):
         torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
@@ -367,18 +372,14 @@ for layer in mlp.layers[::2]:
     print(f"{tuple(layer.weight.shape)}: std {std:.4f}, sqrt(2/n_in) {target:.4f}")
     assert abs(std / target - 1) < 0.1
     assert not layer.bias.any()
-
 # sphinx_gallery_start_ignore
 assert visited == ["Linear", "ReLU", "Linear", "ReLU", "Linear", "Sequential", "MLP"]
-try:  # outside torch.no_grad, an in-place change of a parameter raises
+try:  # outside torch.no_grad, with requires_grad=True
     mlp.layers[0].bias.zero_()
 except RuntimeError:
     pass
 else:
     raise AssertionError("an in-place change of a leaf parameter did not raise")
-weight = torch.empty(256, 64)
-assert torch.nn.init.xavier_uniform_(weight) is weight
-assert 0.99 * (6 / 320) ** 0.5 < weight.abs().max() <= (6 / 320) ** 0.5
 # sphinx_gallery_end_ignore
 
 # %%
@@ -388,9 +389,9 @@ assert 0.99 * (6 / 320) ** 0.5 < weight.abs().max() <= (6 / 320) ** 0.5
 #   ``generator=``) holds out a validation set; test once, at the end.
 # - Validate every epoch in :meth:`~torch.nn.Module.eval` mode *and* under
 #   :class:`torch.inference_mode` or :class:`torch.no_grad`.
-# - Overfitting: the training loss keeps falling, the validation loss rises.
-#   Early stopping keeps ``copy.deepcopy(model.state_dict())`` of the best
-#   epoch and restores it with :meth:`~torch.nn.Module.load_state_dict`.
+# - Overfitting: the training loss falls, the validation loss rises (the
+#   accuracy need not fall); early stopping restores a
+#   ``copy.deepcopy(model.state_dict())`` of the lowest-validation-loss epoch.
 # - Dropout and batch normalisation differ between the two modes;
 #   :func:`~torch.nn.functional.dropout` needs ``training=self.training``.
 # - ``model.apply(init_weights)`` with :mod:`torch.nn.init` sets each layer.

@@ -12,7 +12,9 @@ deterministic algorithms, and know what PyTorch does not promise.
 # %%
 # This page computes on the CPU; what it says about GPUs follows PyTorch's
 # documentation.
+import functools
 import multiprocessing
+import os
 import pickle
 import random
 import subprocess
@@ -42,7 +44,10 @@ print(environment_summary(device))
 # NumPy's global generator (``np.random.rand`` and friends) and PyTorch's.
 # Each needs a :term:`seed`. :func:`torch.manual_seed` seeds PyTorch's
 # generator on the CPU and, as its documentation says, those of every
-# accelerator. Seeded the same way twice, all three repeat their numbers:
+# accelerator. Seeded the same way twice, all three repeat their numbers.
+# :func:`~tutorial_utils.reproducibility.seed_everything` makes the same
+# three calls, for a seed from 0 to ``2**32 - 1`` (the range NumPy's global
+# generator takes):
 draws = []
 for _ in range(2):
     random.seed(0)
@@ -51,11 +56,6 @@ for _ in range(2):
     draws.append((random.random(), np.random.rand(), torch.rand(1).item()))
 print(draws[0])
 assert draws[0] == draws[1]
-
-# %%
-# :func:`~tutorial_utils.reproducibility.seed_everything` makes the same
-# three calls, for a seed from 0 to ``2**32 - 1`` (the range NumPy's global
-# generator takes), and returns the seed.
 seed_everything(0)
 assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
 
@@ -79,19 +79,20 @@ assert np.random.default_rng().random() != np.random.default_rng().random()
 # mostly on GPUs, where many threads add to the same memory location at
 # once; floating-point addition is not associative, so the result can change
 # in its last bits. :func:`torch.use_deterministic_algorithms` with ``True``
-# makes operations with a deterministic alternative use it, and makes those
-# without one raise a :class:`RuntimeError` instead of quietly differing. Its
-# documentation lists them: almost all apply to CUDA tensors, but in
-# PyTorch 2.13 :meth:`torch.Tensor.put_` (with ``accumulate=False``) and
-# :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d siblings) raise on the
-# CPU too. ``put_`` writes values at flat indices, and when an index repeats,
-# which value lands is not fixed. Indexed assignment (``index_put_``), which
-# the list gives a deterministic version, runs:
+# makes the operations its documentation lists as nondeterministic use a
+# deterministic alternative, or raise a :class:`RuntimeError` where there is
+# none (PyTorch's notes add that this alone is not always enough). Most are
+# CUDA operations, but on the CPU too, in 2.4 as in 2.13,
+# :meth:`torch.Tensor.put_` with ``accumulate=False``,
+# :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d siblings) and ``resize_``
+# of a quantized tensor raise. ``put_``, where a repeated index leaves open
+# which value lands, raises even when no index repeats. Indexed assignment
+# (``index_put_``), listed with a deterministic version, runs:
 torch.use_deterministic_algorithms(True)
 print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
 target = torch.zeros(4)
 try:
-    target.put_(torch.tensor([0, 0]), torch.tensor([1.0, 2.0]))
+    target.put_(torch.tensor([0, 1]), torch.tensor([1.0, 2.0]))  # no repeats
 except RuntimeError as error:
     print(str(error).split(". ")[0])
 else:
@@ -119,49 +120,71 @@ assert torch.empty(3).isnan().all()
 assert not torch.is_deterministic_algorithms_warn_only_enabled()
 assert torch.utils.deterministic.fill_uninitialized_memory
 assert not torch.backends.cudnn.benchmark
-if __name__ == "__main__" and torch.cuda.is_available():  # 2.13: no cuBLAS variable
+if __name__ == "__main__" and torch.cuda.is_available():
+    if torch.__version__ < (2, 13):  # older releases check it at the first call
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     square = torch.rand(8, 8, device="cuda")
-    square @ square
+    square @ square  # 2.13: runs without the variable
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # 2.13 deprecates quantized tensors
+    quantized = torch.quantize_per_tensor(torch.rand(4), 0.1, 0, torch.quint8)
+raising = [functools.partial(quantized.resize_, 8)]
 for dims in (1, 2, 3):
     pool = getattr(torch.nn, f"MaxPool{dims}d")(2, return_indices=True)
-    pooled, indices = pool(torch.rand((1, 1) + (4,) * dims))
+    unpool = getattr(torch.nn, f"MaxUnpool{dims}d")(2)
+    raising.append(functools.partial(unpool, *pool(torch.rand((1, 1) + (4,) * dims))))
+for call in raising:
     try:
-        getattr(torch.nn, f"MaxUnpool{dims}d")(2)(pooled, indices)
+        call()
     except RuntimeError as error:
         message = str(error)
     else:
-        raise AssertionError(f"MaxUnpool{dims}d did not raise in deterministic mode")
+        raise AssertionError(f"{call} did not raise in deterministic mode")
     assert "does not have a deterministic implementation" in message
 # sphinx_gallery_end_ignore
 
 # %%
 # On a CUDA GPU, cuDNN may time several convolution algorithms and keep the
 # fastest, which can differ from run to run, when
-# ``torch.backends.cudnn.benchmark`` is ``True`` (the default is ``False``,
-# checked here); keep it off. Deterministic mode also makes cuDNN choose
-# deterministic convolution algorithms, as
-# ``torch.backends.cudnn.deterministic = True`` alone would. Older PyTorch
-# releases, 2.4 among them, add a condition: with CUDA 10.2 or later,
-# deterministic mode makes operations that call cuBLAS (matrix products,
-# among others) raise a :class:`RuntimeError` unless the environment
-# variable ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8``, set
-# before Python starts (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``).
-# PyTorch 2.13 no longer asks for it.
+# ``torch.backends.cudnn.benchmark`` is ``True`` (the default is ``False``);
+# keep it off. Deterministic mode also makes cuDNN choose deterministic
+# convolution algorithms, PyTorch's notes say. Older releases, 2.4 among
+# them, add a condition: with CUDA 10.2 or later, operations that call
+# cuBLAS (matrix products, among others) raise in deterministic mode unless
+# the environment variable ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or
+# ``:16:8`` when the program first calls cuBLAS, most simply set at launch
+# (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``). PyTorch 2.13 no
+# longer asks for it.
 #
 # Seeds for data loader workers
 # -----------------------------
-# A :class:`~torch.utils.data.DataLoader` with ``num_workers=2`` loads
-# batches in two worker processes. Each time a pass over the loader starts
-# new workers (every :term:`epoch`, or once with
-# ``persistent_workers=True``), it draws a base seed from its ``generator``
-# (without one, from PyTorch's global generator, see
+# A :class:`~torch.utils.data.DataLoader` with ``num_workers=2`` loads batches
+# in two worker processes. Each time a pass over it starts workers (every
+# :term:`epoch`, or once with ``persistent_workers=True``), it draws a base
+# seed from its ``generator``, as it draws each pass's shuffle (see
 # :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`).
-# Worker ``i`` seeds its own PyTorch generator with the base seed plus
-# ``i``, and Python's and NumPy's generators with numbers derived from the
-# same two. Then it calls ``worker_init_fn(i)``, the place to seed anything
-# else a data set draws from. PyTorch's notes give this recipe, which seeds
-# Python's and NumPy's generators again, from the worker's PyTorch seed: it
-# changes which numbers they draw, not whether they repeat.
+# Without one, it draws both from PyTorch's global generator, after whatever
+# else the program drew from it: a wider layer made first changes the batches.
+# A generator of the loader's own keeps them:
+numbers, orders = TensorDataset(torch.arange(8)), []
+for own_generator, width in [(False, 4), (False, 8), (True, 4), (True, 8)]:
+    seed_everything(0)
+    torch.nn.Linear(4, width)  # draws its initial weights
+    generator = torch.Generator().manual_seed(0) if own_generator else None
+    loader = DataLoader(numbers, batch_size=4, shuffle=True, generator=generator)
+    orders.append([batch.tolist() for (batch,) in loader])
+print("global generator:", orders[0], "then", orders[1])
+print("own generator:   ", orders[2], "then", orders[3])
+assert orders[0] != orders[1]
+assert orders[2] == orders[3]
+
+# %%
+# Worker ``i`` seeds its own PyTorch generator and Python's :mod:`random` with
+# the base seed plus ``i``, and NumPy's global generator with a number derived
+# from both, then calls ``worker_init_fn(i)``, the place to seed anything else
+# a data set draws from. PyTorch's notes give this recipe, which seeds Python's
+# and NumPy's generators again from the worker's PyTorch seed: it changes which
+# numbers they draw, not whether they repeat.
 
 
 def seed_worker_recipe(worker_id: int) -> None:
@@ -170,35 +193,26 @@ def seed_worker_recipe(worker_id: int) -> None:
     random.seed(worker_seed)
 
 
-# %%
-# :func:`~tutorial_utils.reproducibility.seed_worker` is the same recipe,
-# kept in a module. Called in the main process, both seed Python's and
-# NumPy's generators with the global PyTorch seed, 7 here:
-after = []
-for init in (seed_worker_recipe, seed_worker):
-    torch.manual_seed(7)
-    init(0)
-    after.append((random.random(), np.random.rand()))
-print(after[0])
-assert (
-    after[0] == after[1] == (random.Random(7).random(), np.random.RandomState(7).rand())
-)
-
 # sphinx_gallery_start_ignore
+for init in (seed_worker_recipe, seed_worker):  # the same recipe
+    torch.manual_seed(2**32 + 7)
+    init(0)
+    assert random.random() == random.Random(7).random()
+    assert np.random.rand() == np.random.RandomState(7).rand()
+if __name__ == "__main__" and sys.platform in ("darwin", "win32", "linux"):
+    on_linux = "forkserver" if sys.version_info >= (3, 14) else "fork"
+    default = on_linux if sys.platform == "linux" else "spawn"
+    assert multiprocessing.get_start_method() == default
 if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 
     class Draws(torch.utils.data.Dataset):  # what each worker's generators give
-        def __len__(self):
-            return 4
-
         def __getitem__(self, index):
-            numpy_draw = float(np.random.rand())
-            return torch.initial_seed(), random.random(), numpy_draw
+            return torch.initial_seed(), random.random(), float(np.random.rand())
 
     def worker_draws(init=None):  # samples 0 and 2 from worker 0, 1 and 3 from 1
-        seeded = torch.Generator().manual_seed(5)
-        loader = DataLoader(Draws(), None, num_workers=2, generator=seeded)
-        loader.worker_init_fn, loader.multiprocessing_context = init, "fork"
+        loader = DataLoader(Draws(), None, sampler=range(4), num_workers=2)
+        loader.multiprocessing_context = "fork"
+        loader.worker_init_fn, loader.generator = init, torch.Generator().manual_seed(5)
         return list(loader)
 
     base = torch.empty((), dtype=torch.int64)
@@ -206,27 +220,27 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
     plain, recipe = worker_draws(), worker_draws(seed_worker)
     assert plain == worker_draws()  # the same generator seed, the same draws
     assert [s for s, _, _ in plain] == [base, base + 1, base, base + 1]
-    assert plain[0][1] != plain[1][1]  # each worker seeds random ...
-    assert plain[0][2] != plain[1][2]  # ... and NumPy apart
+    for worker, (_, first_random, _) in enumerate(plain[:2]):
+        assert first_random == random.Random(base + worker).random()
+    assert plain[0][2] != plain[1][2]  # NumPy's seeds differ too
     for worker_seed, first_random, first_numpy in recipe[:2]:
         assert first_random == random.Random(worker_seed % 2**32).random()
         assert first_numpy == np.random.RandomState(worker_seed % 2**32).rand()
 # sphinx_gallery_end_ignore
 
 # %%
-# Why a function in a module? Workers started with the ``spawn``
-# :term:`start method`, the default on macOS and Windows, are fresh Python
-# processes. They receive the data set and ``worker_init_fn`` pickled, and
-# pickle stores a function by its module and name, not its code. A fresh
-# Python finds ``tutorial_utils.reproducibility.seed_worker`` by importing
-# the module. It finds a function defined in ``__main__`` only if it runs
-# the same script again: a worker started by ``spawn`` does so for a script
-# (hence the ``if __name__ == "__main__":`` guard of
-# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`),
-# but a notebook or an interactive session has no script to run
-# (:mod:`multiprocessing`'s documentation warns of this). What pickle stores
-# for each function, and what a fresh Python, started here, makes of the
-# recipe defined on this page:
+# :func:`~tutorial_utils.reproducibility.seed_worker` is the same recipe,
+# kept in a module. Why in a module? Workers started with the ``spawn``
+# :term:`start method` (the default on macOS and Windows) or ``forkserver``
+# (the default on Linux from Python 3.14) do not inherit the main process's
+# memory. They receive the data set and ``worker_init_fn`` pickled, and
+# pickle stores a function by its module and name, not its code: a fresh
+# Python imports ``tutorial_utils.reproducibility`` to find ``seed_worker``,
+# but finds a function defined in ``__main__`` only by running the same
+# script again. Both methods do so for a script (hence the guard of
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`);
+# a notebook or an interactive session has no script to run. What pickle
+# stores, and what a fresh Python makes of the recipe defined on this page:
 if __name__ == "__main__":
     for init in (seed_worker_recipe, seed_worker):
         print("pickled as", init.__module__, init.__qualname__)
@@ -247,7 +261,8 @@ if __name__ == "__main__":
 # A small network with dropout, trained on the handwritten digits for two
 # epochs: the seed fixes its initial weights and dropout masks (PyTorch's
 # global generator), and, through the loader's ``generator``, the order of
-# the batches and the workers' seeds. The function returns the losses and
+# the batches and the workers' seeds (this data set draws no random numbers
+# in the workers; a random augmentation would). It returns the losses and
 # the trained weights as one vector.
 
 
@@ -284,14 +299,12 @@ def train_run(
 
 
 # %%
-# Two runs with seed 0, one with seed 1, each with workers started by
-# Python's default start method, then a fourth with seed 0 and ``spawn``
-# named explicitly, which works because the data set's class and
-# ``worker_init_fn`` can be imported. The guard keeps the runs out of any
-# worker that ``spawn`` starts from this script. (This page's short
-# examples are not guarded: such a worker runs them again, and prints their
-# lines again. A training script of your own keeps all its work under the
-# guard.)
+# Two runs with seed 0, one with seed 1, with Python's default start method,
+# then a fourth with seed 0 and ``spawn``, which works because the data
+# set's class and ``worker_init_fn`` can be imported. The guard keeps the
+# runs out of the processes that ``spawn`` or ``forkserver`` start (this
+# page's short examples are not guarded, so such processes run them again;
+# a training script of your own keeps all its work under the guard).
 if __name__ == "__main__":
     digits = load_digits_tensors(seed=0)
     train_set = TensorDataset(digits.train_features, digits.train_labels)
@@ -308,6 +321,7 @@ if __name__ == "__main__":
     assert torch.equal(first, second)
     assert torch.equal(first, spawned)
     assert first_losses == second_losses == spawn_losses
+    assert other_losses[0] != first_losses[0]
     assert not torch.equal(first, other)
 
 # %%
@@ -330,14 +344,12 @@ if __name__ == "__main__":
 # ---------------------
 # Less than these runs might suggest. PyTorch's notes on reproducibility say
 # that completely reproducible results are not guaranteed across PyTorch
-# releases, individual commits or platforms, and that results need not
-# match between CPU and GPU, even with identical seeds. They describe how
-# to limit nondeterminism for one platform, device and PyTorch release, as
-# this page did: the same code, seeds, settings, PyTorch build and hardware.
-# One reason there is no more: another build, CPU or GPU may run another
-# kernel, which adds the same numbers in another order, and rounding after
-# every addition makes the result depend on the order. An extreme case, in
-# float32, where ``1e8 + 1`` rounds back to ``1e8``:
+# releases, individual commits or platforms, nor between CPU and GPU, even
+# with identical seeds; they show how to limit nondeterminism for one
+# platform, device and release, as this page did. One reason: another build,
+# CPU or GPU may run another kernel, which adds the same numbers in another
+# order, and rounding after every addition makes the result depend on the
+# order. An extreme case, in float32, where ``1e8 + 1`` rounds back to ``1e8``:
 big, one = torch.tensor(1e8), torch.tensor(1.0)
 print("(1e8 + 1) - 1e8 =", ((big + one) - big).item())
 print("(1e8 - 1e8) + 1 =", ((big - big) + one).item())
@@ -346,14 +358,17 @@ assert (big - big) + one == 1
 
 # %%
 # So keep what produced a run's numbers next to them: the line that opened
-# this page, and, for a GPU, the CUDA and cuDNN versions (both ``None`` in a
-# PyTorch built without CUDA).
-print("CUDA:", torch.version.cuda, "| cuDNN:", torch.backends.cudnn.version())
-if torch.version.cuda is None:
-    assert torch.backends.cudnn.version() is None
+# this page, and, for a GPU, the versions of CUDA (or of HIP, for ROCm on
+# AMD GPUs) and of cuDNN, whose place a ROCm build fills with MIOpen's. A
+# build for the CPU alone has none of them.
+cudnn = torch.backends.cudnn.version()
+print("CUDA:", torch.version.cuda, "| HIP:", torch.version.hip, "| cuDNN:", cudnn)
+if torch.version.cuda is None and torch.version.hip is None:
+    assert cudnn is None
 
 # sphinx_gallery_start_ignore
 if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
+    assert torch.version.hip is None or cudnn is not None  # MIOpen's version
     torch.manual_seed(0)
     on_gpu = torch.rand(4, device="cuda").cpu()
     torch.manual_seed(0)
@@ -369,12 +384,13 @@ if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
 #   (:func:`torch.manual_seed`, every device), or call
 #   :func:`~tutorial_utils.reproducibility.seed_everything`; seed the
 #   generators you create, such as a loader's ``generator=``, yourself.
-# - :func:`torch.use_deterministic_algorithms` picks deterministic kernels
-#   and raises where there is none. On CUDA keep cuDNN benchmarking off,
-#   and with older releases such as 2.4 set ``CUBLAS_WORKSPACE_CONFIG``.
-# - A loader's ``generator`` fixes the shuffle and its workers' seeds;
-#   ``worker_init_fn`` seeds other libraries in each worker. With the
-#   ``spawn`` start method it must be importable, as
+# - :func:`torch.use_deterministic_algorithms` makes the operations it lists
+#   deterministic, or raise. On CUDA keep cuDNN benchmarking off, and with
+#   older releases such as 2.4 set ``CUBLAS_WORKSPACE_CONFIG``.
+# - A loader's ``generator`` fixes the shuffle and its workers' seeds,
+#   whatever else drew from the global generator; ``worker_init_fn`` seeds
+#   other libraries in each worker. With the ``spawn`` or ``forkserver``
+#   start methods it must be importable, as
 #   :func:`~tutorial_utils.reproducibility.seed_worker` is, and a script
 #   must guard the code that starts workers.
 # - Same code, seeds, settings, build and hardware: the same bits. Across

@@ -7,7 +7,9 @@
   :class:`~torch.utils.data.DataLoader`: PyTorch's documented recipe, which
   seeds Python's :mod:`random` and NumPy's global generator in each worker
   process from that worker's PyTorch seed. Because it lives in a module, a
-  worker started with the ``"spawn"`` method can import it.
+  worker started with the ``"spawn"`` or ``"forkserver"`` method (the
+  defaults on macOS and Windows, and on Linux from Python 3.14) can import
+  it.
 - :func:`reset_global_state` puts back defaults that a page may have
   changed: default :term:`dtype` and device, grad mode, anomaly detection,
   deterministic algorithms, print options and float32 matmul precision;
@@ -104,7 +106,8 @@ def seed_worker(worker_id: int) -> int:
     seed and the id; this recipe replaces those seeds with the worker's
     PyTorch seed. Unlike a function defined in a notebook or an interactive
     session, this one can be imported by a worker started with the
-    ``"spawn"`` method.
+    ``"spawn"`` or ``"forkserver"`` method, which receives it pickled, by
+    module and name.
 
     Parameters
     ----------
