@@ -167,20 +167,20 @@ assert last_loss.item() < min(sgd, momentum, adam, adamw)
 # above ``eps``. :class:`torch.optim.AdamW` *decouples* the decay: it
 # multiplies ``p`` by ``1 - lr * wd``, then takes Adam's step with ``g`` alone:
 lr, wd, eps = 0.1, 0.01, 1e-8  # eps: Adam's and AdamW's default
-start = torch.tensor([1.0, 1.0, 1.0])
+p0 = torch.tensor([1.0, 1.0, 1.0])
 grad = torch.tensor([0.0, 0.1, -1.0])
 after = {}
 for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
-    p = start.clone().requires_grad_()
+    p = p0.clone().requires_grad_()
     p.grad = grad.clone()
     optimizer_class([p], lr=lr, weight_decay=wd).step()
     after[optimizer_class.__name__] = p.detach()
     print(f"{optimizer_class.__name__:5}", [f"{v:.4f}" for v in p.tolist()])
 
-with_l2 = grad + wd * start
-torch.testing.assert_close(after["SGD"], (1 - lr * wd) * start - lr * grad)
-torch.testing.assert_close(after["Adam"], start - lr * with_l2 / (with_l2.abs() + eps))
-adamw_formula = (1 - lr * wd) * start - lr * grad / (grad.abs() + eps)
+with_l2 = grad + wd * p0
+torch.testing.assert_close(after["SGD"], (1 - lr * wd) * p0 - lr * grad)
+torch.testing.assert_close(after["Adam"], p0 - lr * with_l2 / (with_l2.abs() + eps))
+adamw_formula = (1 - lr * wd) * p0 - lr * grad / (grad.abs() + eps)
 torch.testing.assert_close(after["AdamW"], adamw_formula)
 
 # %%
@@ -193,10 +193,10 @@ torch.testing.assert_close(after["AdamW"], adamw_formula)
 # AdamW it does not. By default AdamW decays (``weight_decay=0.01``) and Adam
 # does not (0).
 downhill = lr * grad[1:].sign()
-torch.testing.assert_close(start[0] - after["AdamW"][0], torch.tensor(lr * wd))
-torch.testing.assert_close(start[0] - after["Adam"][0], torch.tensor(lr))
-torch.testing.assert_close(after["Adam"][1:], start[1:] - downhill)
-torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * start[1:] - downhill)
+torch.testing.assert_close(p0[0] - after["AdamW"][0], torch.tensor(lr * wd))
+torch.testing.assert_close(p0[0] - after["Adam"][0], torch.tensor(lr))
+torch.testing.assert_close(after["Adam"][1:], p0[1:] - downhill)
+torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill)
 assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
 assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
 
