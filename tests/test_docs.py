@@ -68,6 +68,22 @@ def test_landing_page_and_api_reference(site: Path) -> None:
     assert "https://docs.pytorch.org/docs/stable/generated/torch.tensor.html" in page
 
 
+def test_a_formula_mathml_cannot_write_fails_the_build() -> None:
+    from docutils import nodes
+    from sphinx.errors import ExtensionError
+
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from mathml import _mathml
+    finally:
+        sys.path.pop(0)
+    node = nodes.math()
+    assert _mathml(node, r"\kappa(A) \ge 1", "inline").startswith("<math ")
+    for latex in (r"\frac{1}{", r"\notacommand{x}"):
+        with pytest.raises(ExtensionError, match="cannot write"):
+            _mathml(node, latex, "inline")
+
+
 def test_formulas_are_mathml_with_no_script(site: Path) -> None:
     for name in ("introduction.html", "glossary.html"):
         page = (site / name).read_text()

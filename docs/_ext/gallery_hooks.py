@@ -266,7 +266,7 @@ def unexport_blas_threads(app: Sphinx) -> None:
 
 
 def allow_missing_page_files(app: Sphinx) -> None:
-    """In a build that runs no page, files that pages write are missing: say so once.
+    """In a build that runs no page, allow the files that pages write to be missing.
 
     ``nox -s docs -- --no-exec`` (Sphinx-Gallery's ``plot_gallery=0``) checks
     text and layout only; a ``:download:`` of a file that a page writes when

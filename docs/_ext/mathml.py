@@ -8,12 +8,14 @@ performance. Every browser the site supports renders MathML Core itself
 converts each ``$...$``, ``:math:`` and ``.. math::`` to MathML at build time
 with ``latex2mathml``: no script, no network, and screen readers read it.
 
-A formula that ``latex2mathml`` cannot convert fails the build, naming the
+A formula that ``latex2mathml`` cannot convert, or a command it does not
+know (which it would copy through as text), fails the build, naming the
 page, the line and the formula, rather than leaving raw LaTeX on the page.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from docutils import nodes
@@ -24,12 +26,18 @@ from sphinx.writers.html5 import HTML5Translator
 
 
 def _mathml(node: nodes.Element, latex: str, display: str) -> str:
+    where = f"{node.source}:{node.line}" if node.source else "a page"
     try:
-        return convert(latex, display=display)
+        mathml: str = convert(latex, display=display)
     except Exception as error:  # latex2mathml raises several kinds
-        where = f"{node.source}:{node.line}" if node.source else "a page"
         msg = f"{where}: cannot write {latex!r} as MathML ({error})"
         raise ExtensionError(msg) from error
+    # A command latex2mathml does not know is copied through as text.
+    unknown = re.findall(r">(\\[A-Za-z]+)<", mathml)
+    if unknown:
+        msg = f"{where}: cannot write {', '.join(unknown)} of {latex!r} as MathML"
+        raise ExtensionError(msg)
+    return mathml
 
 
 def visit_math(self: HTML5Translator, node: nodes.math) -> None:
