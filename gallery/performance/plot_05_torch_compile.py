@@ -96,8 +96,8 @@ if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # the defaults
 # with PyTorch 2.4, by default only the compiled C++, so Dynamo and inductor
 # redo their work; 2.13 also keeps inductor's output (its FX graph cache).
 # How much that saves varies, and one-off costs of the process (see the
-# model below) remain. Either way the first call costs as much as hundreds
-# of eager calls, or more (checked below).
+# model below) remain; with a full cache the first call can cost fewer than
+# a hundred eager calls. It always costs more than one (checked below).
 #
 # Speed once compiled
 # -------------------
@@ -123,7 +123,7 @@ speedup = big["eager"] / big["compiled"]
 print(f"eager {format_time(big['eager'])}, compiled {format_time(big['compiled'])}")
 print(f"compiled is {speedup:.1f} times as fast, on 10⁶ float32 numbers")
 assert speedup > 1.5, "one fused kernel beats eight passes over memory"
-assert first_call > 100 * big["eager"], "the first call costs hundreds of calls"
+assert first_call > big["eager"], "the first call costs more than an eager call"
 
 # %%
 # Here the compiled function is more than one and a half times as fast
@@ -381,8 +381,8 @@ else:
 # Summary
 # -------
 # - :func:`torch.compile` returns a compiled function or module; it compiles
-#   on the first call, which costs hundreds of eager calls or more; a cache
-#   on disk can make a later run's first call quicker.
+#   on the first call, which costs seconds with an empty cache; a cache on
+#   disk can make a later run's first call much quicker.
 # - A compiled chain of element-wise operations (one fused kernel, and
 #   inductor's own ``tanh``) ran more than one and a half times as fast here;
 #   a model that is almost all matrix products ran within a factor of two of
