@@ -20,7 +20,13 @@ from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
 sys.path.insert(0, str(Path(__file__).parent / "docs" / "_ext"))
-from build_facts import GENERATED, RUN_NOTEBOOK, SPHINX_OPTIONS, lower_bounds
+from build_facts import (
+    GENERATED,
+    RUN_NOTEBOOK,
+    SPHINX_OPTIONS,
+    clean_generated,
+    lower_bounds,
+)
 
 nox.needs_version = ">=2025.2.9"
 # pip, not uv: the build machines hold the torch wheel on disk, where pip
@@ -81,11 +87,7 @@ def docs(session: nox.Session) -> None:
     install(session, "serve" if args.serve else "docs")
 
     if args.clean:
-        for generated in map(DOCS.joinpath, GENERATED):
-            if generated.is_dir():
-                shutil.rmtree(generated)
-            else:
-                generated.unlink(missing_ok=True)
+        clean_generated(DOCS)
     # A separate output for unexecuted builds, so they never replace outputs.
     name = "html-noexec" if args.no_exec else "html"
     options = [*SPHINX_OPTIONS, "-d", str(BUILD / f"doctrees-{name}")]

@@ -82,6 +82,20 @@ def test_reset_restores_defaults_and_seeds() -> None:
         reset_global_state()
 
 
+@pytest.mark.parametrize("warn_only", [False, True])
+def test_reset_turns_deterministic_algorithms_off(warn_only: bool) -> None:
+    import torch._inductor.config as inductor_config
+
+    torch.use_deterministic_algorithms(True, warn_only=warn_only)
+    try:
+        reset_global_state()
+        assert not torch.are_deterministic_algorithms_enabled()
+        assert not torch.is_deterministic_algorithms_warn_only_enabled()
+        assert inductor_config.deterministic is False
+    finally:
+        torch.use_deterministic_algorithms(False)
+
+
 @pytest.mark.parametrize("seed", [0, 123, MAX_SEED, np.int64(7)])
 def test_seed_everything_makes_the_three_calls(seed: int) -> None:
     random.seed(int(seed))

@@ -8,8 +8,10 @@ every one of those environments can load it.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from importlib.metadata import requires
+from pathlib import Path
 
 from packaging.requirements import Requirement
 
@@ -23,6 +25,35 @@ GENERATED = (
     "sg_execution_times.rst",
     "execution_times.rst",
 )
+
+#: Caches under ``docs/_build`` that ``nox -s docs -- --clean`` keeps: each is
+#: keyed on everything it is made from (see "How the build caches" in the
+#: README), so a clean build gets the same files from them, only faster.
+KEPT_BY_CLEAN = ("_build/inventories", "_build/wheel")
+
+
+def clean_generated(docs: Path) -> list[Path]:
+    """Remove what the build generated under `docs`, except `KEPT_BY_CLEAN`.
+
+    Only the paths in `GENERATED` are touched. Returns the paths removed.
+    """
+    kept = {docs / path for path in KEPT_BY_CLEAN}
+    removed = []
+    for path in map(docs.joinpath, GENERATED):
+        if any(cache.is_relative_to(path) for cache in kept) and path.is_dir():
+            children = [child for child in path.iterdir() if child not in kept]
+        elif path.exists() or path.is_symlink():
+            children = [path]
+        else:
+            children = []
+        for child in children:
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
+            removed.append(child)
+    return removed
+
 
 #: How every build runs ``sphinx-build``: strict (any warning fails it),
 #: reporting every warning before failing, and with nitpicky references.

@@ -61,11 +61,12 @@ import linecache
 import multiprocessing
 import os
 import re
+import shutil
 import signal
 import sys
 import threading
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -540,6 +541,62 @@ def helper_digest(source: str, package: Path | None = None) -> str:
     return digest.hexdigest()
 
 
+def notebook_inputs_key() -> str:
+    """Hash of what the MyST pages' outputs depend on besides their own code.
+
+    myst-nb keys its cache on a page's code cells only; the outputs also
+    depend on the helper package's sources and on the installed versions.
+    """
+    from importlib.metadata import version
+
+    digest = hashlib.sha256(sys.version.encode())
+    for name in ("torch", "numpy", "matplotlib"):
+        digest.update(f"\0{name} {version(name)}".encode())
+    package = Path(tutorial_utils.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        digest.update(b"\0" + path.relative_to(package).as_posix().encode())
+        digest.update(b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _notebook_key_file(app: Sphinx) -> Path:
+    # One per output folder: each has its own Sphinx environment to refresh.
+    return Path(app.outdir).parent / f".jupyter_cache.{Path(app.outdir).name}.key"
+
+
+#: The key this build's MyST outputs are made with, and whether it is new.
+_NOTEBOOKS: dict[str, Any] = {"key": "", "stale": False}
+
+
+def expire_notebook_outputs(app: Sphinx) -> None:
+    """Empty myst-nb's cache when the helpers or the versions changed."""
+    stamp = _notebook_key_file(app)
+    key = notebook_inputs_key()
+    stale = not stamp.is_file() or stamp.read_text() != key
+    _NOTEBOOKS.update(key=key, stale=stale)
+    if stale:
+        shutil.rmtree(Path(app.outdir).parent / ".jupyter_cache", ignore_errors=True)
+
+
+def reread_myst_pages(
+    app: Sphinx, env: Any, added: set[str], changed: set[str], removed: set[str]
+) -> list[str]:
+    """The MyST pages to read again, and run, after their cache was emptied."""
+    if not _NOTEBOOKS["stale"]:
+        return []
+    return sorted(
+        name
+        for name in env.found_docs - added - changed
+        if Path(env.doc2path(name)).suffix == ".md"
+    )
+
+
+def note_notebook_key(app: Sphinx, exception: Exception | None) -> None:
+    """After a build that succeeded, the key its MyST outputs were made with."""
+    if exception is None and _NOTEBOOKS["key"]:
+        _notebook_key_file(app).write_text(_NOTEBOOKS["key"])
+
+
 def rerun_pages_with_changed_helpers(app: Sphinx) -> None:
     """Make Sphinx-Gallery re-run each page whose helpers changed since its run."""
     for script, target in _pages(app):
@@ -553,27 +610,55 @@ def rerun_pages_with_changed_helpers(app: Sphinx) -> None:
         stamp.write_text(digest)
 
 
+def _figures(app: Sphinx) -> Iterator[Path]:
+    src = Path(app.srcdir)
+    for gallery_dir in app.config.sphinx_gallery_conf["gallery_dirs"]:
+        yield from sorted((src / gallery_dir).rglob("images/**/*.png"))
+
+
+#: Each figure's digest and modification time before the pages ran.
+_FIGURES_BEFORE: dict[Path, tuple[bytes, int]] = {}
+
+
+def note_figures(app: Sphinx) -> None:
+    """Before the pages run: each figure's digest and modification time."""
+    _FIGURES_BEFORE.clear()
+    _FIGURES_BEFORE.update(
+        {
+            png: (hashlib.sha256(png.read_bytes()).digest(), png.stat().st_mtime_ns)
+            for png in _figures(app)
+        }
+    )
+
+
 def shrink_figures(app: Sphinx) -> None:
     """Re-save the gallery's full-colour PNGs with a 256-colour palette.
 
     Matplotlib writes 32-bit RGBA; a palette image of the same plot looks the
     same and is about a third of the size. Images already in palette mode are
     left alone, so this costs nothing on a rebuild.
+
+    A page that ran again rewrites its figures and its thumbnail. Where the
+    shrunk file is the same as before the run, it gets its old modification
+    time back: Sphinx re-reads every page that shows an image newer than the
+    page, and the API page and the indexes show the thumbnails.
     """
     from PIL import Image
 
-    src = Path(app.srcdir)
-    for gallery_dir in app.config.sphinx_gallery_conf["gallery_dirs"]:
-        for png in sorted((src / gallery_dir).rglob("images/**/*.png")):
-            with Image.open(png) as image:
-                if image.mode == "P":
-                    continue
+    for png in _figures(app):
+        with Image.open(png) as image:
+            mode = image.mode
+            if mode != "P":
                 palette = image.convert("RGB").quantize(
                     colors=256,
                     method=Image.Quantize.FASTOCTREE,
                     dither=Image.Dither.NONE,
                 )
+        if mode != "P":
             palette.save(png, optimize=True)
+        old = _FIGURES_BEFORE.get(png)
+        if old is not None and hashlib.sha256(png.read_bytes()).digest() == old[0]:
+            os.utime(png, ns=(old[1], old[1]))
 
 
 _HIDDEN_BLOCK = re.compile(
@@ -731,12 +816,16 @@ def setup(app: Sphinx) -> dict[str, object]:
     # build with it (0: never).
     app.add_config_value("gallery_hard_limit_factor", 4, "", types=(int, float))
     # Before and after sphinx_gallery.gen_gallery.generate_gallery_rst (500).
+    app.connect("builder-inited", expire_notebook_outputs, priority=440)
     app.connect("builder-inited", rerun_pages_with_changed_helpers, priority=450)
+    app.connect("builder-inited", note_figures, priority=455)
     app.connect("builder-inited", plan_page_runs, priority=460)
     app.connect("builder-inited", unexport_blas_threads, priority=510)
     app.connect("builder-inited", allow_missing_page_files, priority=520)
     app.connect("builder-inited", shrink_figures, priority=800)
     app.connect("builder-inited", write_execution_times, priority=850)
     app.connect("builder-inited", check_budget, priority=900)
+    app.connect("env-get-outdated", reread_myst_pages)
     app.connect("build-finished", strip_downloads)
+    app.connect("build-finished", note_notebook_key)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

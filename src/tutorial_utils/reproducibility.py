@@ -190,7 +190,13 @@ def reset_global_state(seed: int = 0) -> None:
     torch.set_default_device(None)
     torch.set_grad_enabled(True)
     torch.autograd.set_detect_anomaly(False)
-    torch.use_deterministic_algorithms(False)
+    if (
+        torch.are_deterministic_algorithms_enabled()
+        or torch.is_deterministic_algorithms_warn_only_enabled()
+    ):
+        # Only when a page turned them on: the call imports TorchInductor's
+        # settings (about a second) to turn its deterministic mode off too.
+        torch.use_deterministic_algorithms(False)
     torch.set_printoptions(profile="default", sci_mode=None)  # type: ignore[no-untyped-call]
     torch.set_float32_matmul_precision("highest")
     seed_everything(seed)

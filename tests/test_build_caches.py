@@ -1,0 +1,134 @@
+"""The build's caches: what a rebuild re-reads, and what a clean build keeps."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import SimpleNamespace
+
+import build_facts
+import gallery_hooks
+import pytest
+
+from sitebuild import ROOT
+
+
+def _app(tmp_path: Path) -> SimpleNamespace:
+    conf = {"gallery_dirs": ["auto_examples"]}
+    return SimpleNamespace(
+        srcdir=str(tmp_path),
+        outdir=str(tmp_path / "_build" / "html"),
+        config=SimpleNamespace(sphinx_gallery_conf=conf),
+    )
+
+
+def _plot(path: Path, colour: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(2, 2))
+    axes.plot([0, 1], [0, 1], color=colour)
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def test_a_figure_drawn_again_the_same_keeps_its_time(tmp_path: Path) -> None:
+    pytest.importorskip("PIL")
+    app = _app(tmp_path)
+    images = tmp_path / "auto_examples" / "section" / "images"
+    images.mkdir(parents=True)
+    png = images / "sphx_glr_plot_01_a_001.png"
+    _plot(png, "tab:blue")
+    gallery_hooks.shrink_figures(app)  # the first build: RGBA to a palette
+    long_ago = 1_000_000_000 * 10**9
+    os.utime(png, ns=(long_ago, long_ago))
+
+    gallery_hooks.note_figures(app)
+    _plot(png, "tab:blue")  # the page ran again and drew the same
+    assert png.stat().st_mtime_ns != long_ago
+    gallery_hooks.shrink_figures(app)
+    assert png.stat().st_mtime_ns == long_ago
+
+    gallery_hooks.note_figures(app)
+    _plot(png, "tab:red")  # the page changed its figure
+    gallery_hooks.shrink_figures(app)
+    assert png.stat().st_mtime_ns != long_ago
+
+
+def test_myst_pages_run_again_when_helpers_or_versions_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = _app(tmp_path)
+    cache = tmp_path / "_build" / ".jupyter_cache"
+    cache.mkdir(parents=True)
+    env = SimpleNamespace(
+        found_docs={"index", "cheatsheet", "auto_examples/index"},
+        doc2path=lambda name: (
+            tmp_path / (name + (".rst" if name.startswith("auto") else ".md"))
+        ),
+    )
+    monkeypatch.setattr(gallery_hooks, "notebook_inputs_key", lambda: "one")
+
+    gallery_hooks.expire_notebook_outputs(app)  # no key yet: stale
+    assert not cache.exists()
+    assert gallery_hooks.reread_myst_pages(app, env, set(), {"index"}, set()) == [
+        "cheatsheet"
+    ]
+    gallery_hooks.note_notebook_key(app, None)
+
+    cache.mkdir()
+    gallery_hooks.expire_notebook_outputs(app)  # same key: kept
+    assert cache.is_dir()
+    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) == []
+
+    monkeypatch.setattr(gallery_hooks, "notebook_inputs_key", lambda: "two")
+    gallery_hooks.expire_notebook_outputs(app)
+    gallery_hooks.note_notebook_key(app, RuntimeError("the build failed"))
+    assert not cache.exists()
+    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) == [
+        "cheatsheet",
+        "index",
+    ]
+    # A failed build does not record the new key: the next one runs them again.
+    gallery_hooks.expire_notebook_outputs(app)
+    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) != []
+
+
+def test_the_key_follows_the_helper_sources() -> None:
+    key = gallery_hooks.notebook_inputs_key()
+    assert len(key) == 64
+    assert key == gallery_hooks.notebook_inputs_key()
+
+
+def test_clean_keeps_the_keyed_caches_and_nothing_else(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    for path in (
+        "_build/html/index.html",
+        "_build/doctrees-html/environment.pickle",
+        "_build/inventories/torch.inv",
+        "_build/wheel/tutorial_utils-1.0-py3-none-any.whl",
+        "auto_examples/tensors/plot_01.rst",
+        "api/generated/backreferences/a.examples",
+        "api/index.md",
+        "index.md",
+    ):
+        (docs / path).parent.mkdir(parents=True, exist_ok=True)
+        (docs / path).write_text("x")
+    (docs / "execution_times.rst").write_text("x")
+
+    removed = build_facts.clean_generated(docs)
+
+    left = sorted(
+        path.relative_to(docs).as_posix() for path in docs.rglob("*") if path.is_file()
+    )
+    assert left == [
+        "_build/inventories/torch.inv",
+        "_build/wheel/tutorial_utils-1.0-py3-none-any.whl",
+        "api/index.md",
+        "index.md",
+    ]
+    assert docs / "execution_times.rst" in removed
+    assert build_facts.clean_generated(docs) == []
+    assert (ROOT / "docs" / "_ext" / "build_facts.py").is_file()
