@@ -10,8 +10,7 @@ at in a browser, and check with a timing that the fix it points to pays.
 # %%
 # The page runs on the CPU, on one thread (:func:`torch.set_num_threads`),
 # so that its times depend less on how many cores the machine has and on
-# what else keeps them busy. The line below names the machine that
-# measured them.
+# what else keeps them busy; the line below names the machine.
 import gzip
 import json
 import time
@@ -77,10 +76,10 @@ assert sizes == [64] * (len(sizes) - 1) + [len(labels) % 64]
 # a :class:`torch.profiler.record_function` block: a label that a running
 # profiler records as a range with a start and an end, like an operator.
 # The batch is fetched with :func:`next` so that its fetching has a region
-# of its own. :meth:`~torch.optim.Optimizer.zero_grad` comes right after
-# :meth:`~torch.optim.Optimizer.step` here, which is as good as before the
-# forward pass: the :term:`gradients <gradient>` are reset before the next
-# :meth:`~torch.Tensor.backward`.
+# of its own. :meth:`~torch.optim.Optimizer.zero_grad` right after
+# :meth:`~torch.optim.Optimizer.step` is as good as before the forward pass
+# if ``train`` starts with no :term:`gradients <gradient>` left over, as
+# here (checked below): each :meth:`~torch.Tensor.backward` starts from none.
 # :meth:`prof.step() <torch.profiler.profile.step>` tells a profiler that a
 # step has ended. The function returns the :term:`loss` of every step.
 REGIONS = ["data loading", "forward", "backward", "optimiser step"]
@@ -124,10 +123,9 @@ def train(
 # here, for one, SGD with momentum creates its momentum buffers in its
 # first step. During the ``warmup=1`` step the profiler is set up but, with
 # only :class:`ProfilerActivity.CPU <torch.profiler.ProfilerActivity>` as
-# here, records nothing yet; recording starts with the ``active=4`` steps
-# after it, which are kept, and ``repeat=1`` runs this cycle once. The
-# model is an :class:`~tutorial_utils.models.MLP` with one hidden layer of
-# 64 units.
+# here, records nothing yet; the ``active=4`` steps after it are recorded
+# and kept, and ``repeat=1`` runs the cycle once. The model, an
+# :class:`~tutorial_utils.models.MLP`, has one hidden layer of 64 units.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
@@ -136,6 +134,7 @@ cycle = schedule(wait=1, warmup=1, active=4, repeat=1)
 with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof:
     losses_before = train(loader, model, optimizer, steps=6, prof=prof)
 assert all("momentum_buffer" in optimizer.state[p] for p in model.parameters())
+assert all(p.grad is None for p in model.parameters())  # reset by zero_grad
 
 # sphinx_gallery_start_ignore
 with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as probe:
@@ -148,23 +147,24 @@ assert states == [(False, False), (True, False), (True, True)]
 
 # %%
 # :meth:`~torch.profiler.profile.key_averages` adds up the recorded events
-# by name, one row per name, of three kinds: :term:`operators <operator>`
-# (``aten::...``), the labels of our four regions, and labels PyTorch puts
-# on its own work, such as the loader's ``__next__``
-# (``enumerate(DataLoader)#...``), the optimiser's step and
-# ``ProfilerStep*``, the steps as ``prof.step()`` marks them. Its ``table``
-# prints the rows with the most *self* time, here ten. "Self CPU" is a
-# row's time less that of the recorded events inside it (its children);
-# "CPU total" includes them. So a label whose time is mostly in its
-# children, such as ``data loading`` below, may be missing from the ten. The
-# times belong to the machine named at the top, and change from run to run:
-# a step that another program interrupted adds its wait to whatever was
-# running then.
+# by name, one row per name: :term:`operators <operator>` (most named
+# ``aten::...``), the backward functions of the :term:`computational graph`
+# that ``backward()`` runs (``AddmmBackward0`` and others), the labels of
+# our four regions, and labels PyTorch puts on its own work, such as the
+# loader's ``__next__`` (``enumerate(DataLoader)#...``), the optimiser's
+# step and ``ProfilerStep*``, the steps as ``prof.step()`` marks them. Its
+# ``table`` prints the rows with the most *self* time, here ten. "Self
+# CPU" is a row's time less that of the recorded events inside it (its
+# children); "CPU total" includes them. So a label whose time is mostly in
+# its children, such as ``data loading`` below, may be missing from the
+# ten.
 averages = prof.key_averages()
 print(averages.table(sort_by="self_cpu_time_total", row_limit=10))
 names = {row.key for row in averages}
 assert set(REGIONS) | {"Optimizer.step#SGD.step", "ProfilerStep*"} <= names
 assert any(name.startswith("enumerate(DataLoader)#") for name in names)
+assert "AddmmBackward0" in names
+assert sum(name.startswith("aten::") for name in names) > len(names) / 2
 
 # %%
 # One call of the ``data loading`` region, from
@@ -198,12 +198,13 @@ assert slept.cpu_time_total >= 0.9 * 20_000  # microseconds
 # ----------------------------
 # The table sums over the four steps, so one step that another program
 # interrupted can swell a row. Interruptions only ever add time, so the
-# quickest of a region's four calls measures it more steadily (as in
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`).
-# A region's ``cpu_time_total`` in ``prof.events()`` is the length of one
-# call, children included. Each region's quickest call is picked on its
-# own, so they can come from different steps; the shares are of their sum.
-# Loading the data takes longer than each of the other three phases:
+# quickest of a region's four calls counts here, as in
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`:
+# it is no longer than any call that ran uninterrupted. A region's
+# ``cpu_time_total`` in ``prof.events()`` is the length of one call,
+# children included. Each region's quickest call is picked on its own, so
+# they can come from different steps; the shares are of their sum. Loading
+# the data takes longer than each of the other three phases:
 before = {
     region: min(e.cpu_time_total for e in prof.events() if e.name == region)
     for region in REGIONS
@@ -216,18 +217,6 @@ assert all(sum(e.name == region for e in prof.events()) == 4 for region in REGIO
 assert max(before, key=before.get) == "data loading"
 
 # %%
-# The same as a picture:
-fig, ax = plt.subplots(figsize=(6, 2.6), layout="constrained")
-milliseconds = [before[region] / 1e3 for region in REGIONS]
-ax.barh(REGIONS, milliseconds, color=[PALETTE[i] for i in (6, 5, 0, 2)])
-for row, ms in enumerate(milliseconds):
-    ax.text(ms, row, f" {ms / sum(milliseconds):.0%}", va="center")
-ax.invert_yaxis()
-ax.set(xlabel="milliseconds (quickest of 4 calls)", title="per-sample loader")
-ax.margins(x=0.15)
-plt.show()
-
-# %%
 # A trace to look at
 # ------------------
 # :meth:`~torch.profiler.profile.export_chrome_trace` writes the recorded
@@ -237,11 +226,12 @@ plt.show()
 # entries of other kinds besides, such as the links and the names of the
 # threads. Given a name that ends in ``.gz``, it compresses the file with
 # gzip (torch 2.4 and 2.13 both do; its docstring does not say so), and
-# ``gzip.open`` reads it back. A trace viewer draws it as a timeline,
-# one row per thread: the recorded steps (``ProfilerStep#2`` to ``#5``; the
-# waiting and warm-up steps are not there), inside them our regions, inside
-# those the operators, with links from operators of the forward pass to the
-# backward operators they gave rise to. The file from this page,
+# ``gzip.open`` reads it back. A trace viewer draws it as a timeline, a
+# track per thread with each event above those nested in it: the recorded
+# steps (``ProfilerStep#2`` to ``#5``; the waiting and warm-up steps are
+# not there), inside them our regions, inside those the operators, with
+# links from operators of the forward pass to the backward functions they
+# gave rise to. The file from this page,
 # :download:`training_trace.json.gz <training_trace.json.gz>`, opens as it
 # is, compressed, in the Perfetto UI (``ui.perfetto.dev``, *Open trace
 # file*); W and S zoom, A and D pan.
@@ -260,7 +250,11 @@ assert labels_seen["ProfilerStep#0"] == labels_seen["ProfilerStep#1"] == 0
 listed = Counter(event.name for event in prof.events())
 assert not listed - labels_seen - Counter({"ProfilerStep*": 4})
 assert all("ts" in event and "dur" in event for event in complete)
-assert any(event.get("cat") == "fwdbwd" for event in trace["traceEvents"])
+flows = [event for event in trace["traceEvents"] if event.get("cat") == "fwdbwd"]
+tags = {"s": "aten::", "f": "Backward0"}  # from operators to autograd nodes
+at = {(e["tid"], e["ts"], t) for e in complete for t in tags.values() if t in e["name"]}
+assert {event["ph"] for event in flows} == {"s", "f"}
+assert all((e["tid"], e["ts"], tags[e["ph"]]) in at for e in flows)
 assert any(event["name"] == "thread_name" for event in trace["traceEvents"])
 # sphinx_gallery_end_ignore
 
@@ -339,10 +333,10 @@ plt.show()
 # Recording an operator takes time too, and the per-sample loading runs
 # many small ones: fetching a first batch from the old loader takes longer
 # while a profiler records. A :class:`~torch.utils.benchmark.Timer` times
-# four fetches at a time, without and with a profiler in turns, so that a
-# busy spell of the machine tends to slow both, and the quickest of seven
-# turns counts for each. So the profile says where the time goes; how much a fix
-# saves, a timing without it says.
+# four fetches at a time, after two untimed ones of warm-up, without and
+# with a profiler in turns, so that a busy spell of the machine tends to
+# slow both; the quickest of seven turns counts for each. The profile says
+# where the time goes; how much a fix saves, a timing without it says.
 fetch = Timer("next(iter(loader))", globals={"loader": loader})
 plain, profiled = [], []
 for _ in range(7):
@@ -356,11 +350,12 @@ assert recorded > unrecorded
 
 # %%
 # Each version now trains for whole epochs, without a profiler (and so
-# ``record_function`` records nothing). The two take turns, and the
-# quickest of ten epochs counts for each, as in
+# ``record_function`` records nothing), in turns, as in
 # :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
-# Fetching whole batches cuts the time of an epoch by more than a fifth; the
-# last line says by how much on the machine named at the top:
+# A turn is one ``timeit(1)``: two untimed epochs of warm-up, then one
+# timed; the quickest of ten timed epochs counts for each. Whole batches
+# make an epoch quicker; the check asks for more than a fifth off, to leave
+# room for a busy machine; the last line gives the ratio on this machine:
 loaders = {"per-sample loader": loader, "whole-batch loader": batch_loader}
 epoch_times = {name: [] for name in loaders}
 for _ in range(10):
@@ -375,6 +370,14 @@ speedup = quickest["per-sample loader"] / quickest["whole-batch loader"]
 print(f"an epoch is {speedup:.1f} times faster")
 assert quickest["whole-batch loader"] < 0.8 * quickest["per-sample loader"]
 
+# sphinx_gallery_start_ignore
+calls = []
+counter = Timer("calls.append(None)", globals={"calls": calls})
+counter.timeit(4)
+counter.timeit(1)
+assert len(calls) == (2 + 4) + (2 + 1)  # two warm-up calls before each
+# sphinx_gallery_end_ignore
+
 # %%
 # Summary
 # -------
@@ -382,11 +385,11 @@ assert quickest["whole-batch loader"] < 0.8 * quickest["per-sample loader"]
 #   records a few steps after skipping the first ones; ``prof.step()`` ends
 #   each step.
 # - ``prof.key_averages().table(sort_by="self_cpu_time_total")`` lists the
-#   operators and labels with the most time of their own; "CPU total"
-#   includes their children. Both are elapsed time on the thread, waiting
-#   included.
+#   rows with the most time of their own; "CPU total" adds their children.
+#   Both are elapsed time on the thread, waiting included.
 # - :class:`~torch.profiler.record_function` labels the phases of a loop;
-#   the quickest call of each is steadier than the sums of the table.
+#   the quickest call of each leaves out what interruptions added to the
+#   other calls, which the sums of the table include.
 # - ``prof.export_chrome_trace("trace.json.gz")`` writes a trace, compressed
 #   with gzip, that the Perfetto UI draws as a timeline.
 # - A data set that builds each sample on its own can take longer than any

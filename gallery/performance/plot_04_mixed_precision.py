@@ -42,9 +42,9 @@ print(f"CPU: {device_name('cpu')}, {torch.backends.cpu.get_cpu_capability()}")
 # run in the dtype their inputs give them, by each operation's own rule:
 # bfloat16 ``+`` float32 is float32, but ``batch_norm`` of a bfloat16 input
 # returns bfloat16 although its statistics are float32. In-place operations,
-# calls with ``out=`` or ``dtype=``, and float64 tensors are left alone.
-# Here is one batch of the handwritten digits through a network with one
-# hidden layer of 64 units:
+# calls with ``out=`` and float64 tensors keep their dtype; a call with
+# ``dtype=`` returns that dtype. Here is one batch of the handwritten digits
+# through a network with one hidden layer of 64 units:
 digits = load_digits_tensors(seed=0)
 inputs, labels = digits.train_features[:32], digits.train_labels[:32]
 torch.manual_seed(0)
@@ -71,10 +71,10 @@ with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
     kept += [F.nll_loss(log_probs, labels), logits + inputs[:, :10], logits.prod(1)]
     kept += [torch.mm(inputs, inputs.T, out=square), square.addmm_(inputs, inputs.T)]
     wide = inputs.double()
-    left_alone = [logits.prod(1, dtype=torch.bfloat16), wide @ wide.T]
+    as_asked = [logits.prod(1, dtype=torch.bfloat16), wide @ wide.T]
 assert all(t.dtype == torch.bfloat16 for t in lowered)
 assert all(t.dtype == torch.float32 for t in kept)
-assert [t.dtype for t in left_alone] == [torch.bfloat16, torch.float64]
+assert [t.dtype for t in as_asked] == [torch.bfloat16, torch.float64]
 autocast_dtypes = [torch.get_autocast_dtype(kind) for kind in ("cpu", "cuda")]
 assert autocast_dtypes == [torch.bfloat16, torch.float16]
 # sphinx_gallery_end_ignore
@@ -86,14 +86,16 @@ assert autocast_dtypes == [torch.bfloat16, torch.float16]
 # autocast (checked in the last section, on a GPU): the lists, in the
 # "Autocast Op Reference" of PyTorch's AMP documentation, differ by device.
 #
-# Autocast changes what the operations compute, not the model: the
-# parameters stay float32, and so do their :term:`gradients <gradient>`,
-# since the backward of each cast turns a bfloat16 gradient back into
-# float32. Call ``backward`` after the block: as the :class:`torch.autocast`
+# Call ``backward`` after the block: as the :class:`torch.autocast`
 # documentation says, backward operations run in the dtype that autocast chose
-# for their forward ones anyway. The logits differ from float32's by
+# for their forward ones anyway, so the :term:`gradients <gradient>` of
+# bfloat16 results such as the logits are bfloat16. The parameters stay
+# float32, and so do their gradients: the backward of each cast turns a
+# bfloat16 gradient back into float32. The logits differ from float32's by
 # bfloat16's rounding, less than 1 % of the largest logit:
+logits.retain_grad()  # keep a non-leaf tensor's gradient
 loss.backward()
+assert logits.grad.dtype == torch.bfloat16
 for name, parameter in model.named_parameters():
     print(f"{name:16} {parameter.dtype}, gradient {parameter.grad.dtype}")
     assert parameter.dtype == parameter.grad.dtype == torch.float32
@@ -156,16 +158,16 @@ assert torch.tensor(1e5).bfloat16().isfinite()
 # %%
 # Loss scaling
 # ------------
-# In float16, small gradients underflow to 0, and the parameter gets no
-# update from them. :term:`Loss scaling <loss scaling>` multiplies the loss by
-# a large factor S before ``backward``: every gradient comes out S times larger
-# (backward is linear), above the underflow, and dividing the float32 gradients
-# by S before the :term:`optimiser` step gives them back. Four small gradients,
-# cast to bfloat16 and to float16 as they are, and scaled by 2¹⁶ before the
-# cast to float16, then divided in float32: float16 rounds 1e-8 and 1e-10 to 0,
-# and 1e-6, a subnormal, with an error above its ``eps / 2``; bfloat16 keeps
-# all four within its ``eps / 2``; the scaled ones all come back within 1 %
-# (1e-10 times 2¹⁶ is still subnormal, but above 2⁻²⁴).
+# Under float16 autocast, the gradients of float16 results are float16, and
+# small ones underflow to 0. :term:`Loss scaling <loss scaling>` multiplies the
+# loss by a large factor S before ``backward``: every gradient comes out S times
+# larger (backward is linear), above the underflow, and dividing the
+# parameters' float32 gradients by S before the :term:`optimiser` step gives
+# them back. Four small gradients, cast to bfloat16 and to float16 as they
+# are, and scaled by 2¹⁶ before the cast to float16, then divided in float32:
+# float16 rounds 1e-8 and 1e-10 to 0, and 1e-6, a subnormal, with an error
+# above its ``eps / 2``; bfloat16 keeps all four within its ``eps / 2``; the
+# scaled ones come back within 1 % (1e-10 times 2¹⁶ is subnormal, above 2⁻²⁴).
 grads = torch.tensor([1e-3, 1e-6, 1e-8, 1e-10])
 scale = 2.0**16
 brain, plain = grads.bfloat16().float(), grads.half().float()
@@ -183,11 +185,10 @@ torch.testing.assert_close(scaled, grads, rtol=1e-2, atol=0)
 # ``torch.amp.GradScaler`` does this in a training loop: ``scaler.scale(loss)``
 # multiplies the loss by the current scale (2¹⁶ at first);
 # ``scaler.step(optimizer)`` divides the gradients by it and takes the step,
-# or skips it if a gradient is ``inf`` or NaN (often, its documentation says,
-# in the first few steps, while the scale calibrates); ``scaler.update()``
-# halves the scale after a skipped step and doubles it after 2000 steps in a
-# row without one (the defaults). A CPU scaler shows the logic on float32
-# gradients, the first with a planted ``inf``.
+# or skips it if a gradient is ``inf`` or NaN (its documentation: often in
+# the first few steps, as the scale calibrates); ``scaler.update()`` halves the
+# scale after a skipped step and doubles it after 2000 steps in a row without
+# one (the defaults). A CPU scaler shows this, with an ``inf`` planted first.
 weight = torch.nn.Parameter(torch.ones(2))
 sgd = torch.optim.SGD([weight], lr=0.1)
 scaler = torch.amp.GradScaler("cpu")
@@ -218,8 +219,8 @@ assert (*growth, scaler.get_backoff_factor()) == (2000, 2.0, 0.5)
 # The accuracy cost
 # -----------------
 # Two training runs on the handwritten digits, the same in everything but
-# autocast: the same seed gives both the same initial weights and the same
-# order of :term:`batches <batch>` in every :term:`epoch`, as neither run draws
+# autocast: the same seed gives both the same initial weights and, epoch by
+# :term:`epoch`, the same order of :term:`batches <batch>`, as neither run draws
 # other random numbers (checked: the generator ends in the same state).
 # ``enabled=`` turns autocast off without changing the code; the loss is
 # computed inside the block, ``backward`` and the step outside.
@@ -265,30 +266,28 @@ print(f"training loss ratio - 1: first epoch {first:+.1e}, last epoch {last:+.1e
 reference = results["trained in float32"]
 for result in results.values():
     assert round(abs(result.accuracy - reference.accuracy) * 450) <= 9
-    assert abs(result.loss / reference.loss - 1) < 0.15
+    assert abs(result.loss / reference.loss - 1) < 0.05
 assert abs(first) < 1e-2
 
 # %%
-# The first epoch's training losses agree within 1 %; then rounding
-# differences add up over the steps (the last epoch's are printed). The test
-# accuracies differ by at most 9 of the 450 images (two percentage points), the
-# test losses by less than 15 %: for one small network on one data set.
-# Measure on yours before relying on it.
+# The checks are bounds for any machine, not the gaps printed above: the
+# first epoch's training losses within 1 %, the test accuracies within 9 of
+# the 450 images (two percentage points), the test losses within 5 %; for one
+# small network on one data set. Measure on yours before relying on it.
 #
 # Is it faster?
 # -------------
 # A bfloat16 matrix product reads half the bytes of a float32 one, and CPUs
 # with bfloat16 instructions (AVX512-BF16 on some recent AMD and Intel CPUs,
 # AMX on Intel Xeons since Sapphire Rapids) can compute it faster; elsewhere
-# it can be slower. The CPU's flags (``lscpu`` on Linux) list them;
-# :func:`torch.backends.cpu.get_cpu_capability`, printed at the top, cannot:
-# none of its documented values names them. Timed here, with autocast off
-# and on: a 512-by-512 product and a training step of the digits network (32
-# images); and the step's first product (32 by 64 times 64 by 64) with its
-# operands already float32 or bfloat16, so without casts. Each time is the
-# quickest block of calls a :class:`~torch.utils.benchmark.Timer` measured
-# (one thread, its default); faster means above 1.5 times float32's speed,
-# slower below 1 / 1.5.
+# it can be slower. The CPU's flags (``lscpu`` on Linux) list them; no
+# documented value of :func:`torch.backends.cpu.get_cpu_capability` (printed
+# at the top) names them. Timed here, with autocast off and on: a 512-by-512
+# product and a training step of the digits network (32 images); and the
+# step's first product (32 by 64 times 64 by 64) with its operands already
+# float32 or bfloat16, so without casts. Each time is the quickest block of
+# calls a :class:`~torch.utils.benchmark.Timer` measured (one thread, its
+# default); faster means above 1.5 times float32's speed, slower below 1 / 1.5.
 a, b = torch.randn(512, 512), torch.randn(512, 512)
 step_sgd = torch.optim.SGD(net_16.parameters(), lr=0.01)
 autocast = "with torch.autocast('cpu', dtype=torch.bfloat16, enabled={}):\n"
@@ -312,16 +311,17 @@ for name, timers in cases.items():
     print(f"{name}: {float32_us} and {bfloat16_us}, {speed:.1f} x, {verdict}")
 with torch.autocast("cpu", dtype=torch.bfloat16):
     product_16 = a @ b
-torch.testing.assert_close(product_16.float(), a @ b, rtol=bf16.eps, atol=1.0)
+exact = a.bfloat16().double() @ b.bfloat16().double()  # no rounding but the casts'
+torch.testing.assert_close(product_16.double(), exact, rtol=bf16.eps / 2, atol=1e-3)
 
 # %%
-# The verdicts are this machine's. The autocast product includes casting
-# ``a`` and ``b`` at every call, and agrees with float32's to within
-# bfloat16's rounding (checked). The digits network's layers are tiny: where
-# the last line says slower, the bfloat16 kernel itself, casts aside, is
-# slower than float32's at this size; a profile
-# (:ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`) shows where
-# the rest of the step's time goes.
+# The verdicts are this machine's. The autocast product's time includes
+# casting ``a`` and ``b`` to bfloat16; each element of its result is within
+# bfloat16's ``eps / 2``, relative, of the exact product of the casts: one
+# rounding (checked; ``atol`` allows for float32 sums). Where the last line
+# says slower, the bfloat16 kernel itself is slower than float32's at the
+# digits network's tiny size; for where the rest of the step's time goes, see
+# :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`.
 #
 # Float16 on a CUDA GPU
 # ---------------------
@@ -329,10 +329,11 @@ torch.testing.assert_close(product_16.float(), a @ b, rtol=bf16.eps, atol=1.0)
 # used with a :class:`torch.amp.GradScaler`: in the loop above, ``backward``
 # and the step become ``scaler.scale(loss).backward()``,
 # ``scaler.step(optimizer)`` and ``scaler.update()``. bfloat16, with float32's
-# range, needs no scaler; GPUs of compute capability 8.0 and later compute it
-# natively (``torch.cuda.is_bf16_supported(including_emulation=False)``). On a
-# GPU, this cell trains the same network, checks the dtypes and the test
-# accuracy against the float32 run, and times a 4096-by-4096 product.
+# range, needs no scaler; NVIDIA GPUs of compute capability 8.0 and later
+# compute it natively (there ``torch.cuda.is_bf16_supported(False)`` is True;
+# on ROCm builds it is True for any GPU). On a GPU, this cell trains the same
+# network, checks the dtypes and the test accuracy against the float32 run,
+# and times a 4096-by-4096 product.
 if torch.cuda.is_available():
     torch.manual_seed(0)
     dataset = TensorDataset(digits.train_features, digits.train_labels)
@@ -358,18 +359,17 @@ if torch.cuda.is_available():
     gpu_result = evaluate(gpu_net, test_batches, device=device)
     print(f"test accuracy {gpu_result.accuracy:.1%}, float32 {reference.accuracy:.1%}")
     assert round(abs(gpu_result.accuracy - reference.accuracy) * 450) <= 9
-    if torch.cuda.is_bf16_supported(including_emulation=False):
-        with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
-            assert gpu_net(features).dtype == torch.bfloat16
-    x32, y32 = torch.randn(2, 4096, 4096, device=device)
-    x16, y16 = x32.half(), y32.half()
+    x16, y16 = torch.randn(2, 4096, 4096, device=device).half()
+    x32, y32 = x16.float(), y16.float()  # the same values
     timers = [Timer(f"x{bits} @ y{bits}", globals=globals()) for bits in (32, 16)]
     seconds = [min(t.blocked_autorange(min_run_time=0.2).times) for t in timers]
     speed = seconds[0] / seconds[1]
     print(f"4096 x 4096 product: float16 {speed:.1f} x float32's speed")
     assert torch.get_float32_matmul_precision() == "highest"  # no TF32
-    torch.testing.assert_close((x16 @ y16).float(), x32 @ y32, rtol=f16.eps, atol=1.0)
-    if torch.cuda.get_device_capability() in {(7, 0), (8, 0), (9, 0), (10, 0)}:
+    error = ((x16 @ y16).float() - x32 @ y32).norm() / (x32 @ y32).norm()
+    assert error < f16.eps / 2, "more than one float16 rounding of each element"
+    tensor_cores = {(7, 0), (8, 0), (9, 0), (10, 0)}  # on NVIDIA GPUs
+    if torch.version.hip is None and torch.cuda.get_device_capability() in tensor_cores:
         assert speed > 2
 else:
     print("torch.cuda.is_available() is False: no GPU here, nothing ran on one.")
@@ -377,11 +377,11 @@ else:
 # %%
 # A Timer synchronises the GPU before reading the clock: these are the
 # products' times, not their launches'. The float32 product does not use
-# :term:`TF32` (the default), and float16's agrees with it to within
-# float16's rounding (both checked). How much faster float16 products are
-# depends on the GPU: the check asks for over twice float32's speed only at
-# compute capability 7.0, 8.0, 9.0 or 10.0 (V100, A100, H100 and H200, B200,
-# among others), where every GPU has tensor cores; elsewhere it only prints.
+# :term:`TF32` (the default), and float16's differs from it by less than one
+# float16 rounding, ``eps / 2``, in relative norm (both checked). How much
+# faster float16 is depends on the GPU: the check asks for over twice float32's
+# speed only on NVIDIA GPUs of compute capability 7.0, 8.0, 9.0 or 10.0 (V100,
+# A100, H100 and H200, B200, among others), all with tensor cores.
 #
 # Summary
 # -------
@@ -389,10 +389,10 @@ else:
 #   pass and the loss; ``backward`` and the optimiser step outside it.
 # - It runs products in the 16-bit dtype and most losses in float32 (on CUDA
 #   also softmax, ``layer_norm``, ``exp``, ``log``, sums and more); the rest
-#   run in the dtype their inputs give. Parameters and gradients stay float32.
+#   in the dtype their inputs give. Backward follows the forward's dtypes;
+#   parameters and their gradients stay float32.
 # - bfloat16 has float32's range and 8 significant bits; float16 has 11, but
 #   small gradients underflow: scale the loss, ``torch.amp.GradScaler("cuda")``.
-# - On the digits, autocast's accuracy came within two percentage points of float32's.
 # - Speed depends on the hardware, so measure it: on CPUs without bfloat16
 #   instructions, and for tiny layers, autocast can be slower.
 #

@@ -7,7 +7,7 @@ it draws from, the data loader's worker processes included, ask PyTorch for
 deterministic algorithms, and know what PyTorch does not promise.
 """
 
-# sphinx_gallery_budget_seconds = 30, "starts data loader workers, two of them fresh Pythons (spawn) that import PyTorch: slow on a busy machine"
+# sphinx_gallery_budget_seconds = 30, "starts data loader workers and five fresh Pythons, four of which import PyTorch: slow on a busy machine"
 
 # %%
 # This page computes on the CPU; what it says about GPUs follows PyTorch's
@@ -42,12 +42,11 @@ print(environment_summary(device))
 # its :term:`batches <batch>` and :term:`dropout`, and perhaps for data
 # augmentation, from up to three global generators: Python's :mod:`random`,
 # NumPy's global generator (``np.random.rand`` and friends) and PyTorch's.
-# Each needs a :term:`seed`. :func:`torch.manual_seed` seeds PyTorch's
-# generator on the CPU and, as its documentation says, those of every
-# accelerator. Seeded the same way twice, all three repeat their numbers.
+# Each needs a :term:`seed`; :func:`torch.manual_seed` seeds PyTorch's on
+# the CPU and, its documentation says, on every accelerator. Seeded the
+# same way twice, all three repeat their numbers.
 # :func:`~tutorial_utils.reproducibility.seed_everything` makes the same
-# three calls, for a seed from 0 to ``2**32 - 1`` (the range NumPy's global
-# generator takes):
+# three calls, for a seed from 0 to ``2**32 - 1`` (NumPy's range):
 draws = []
 for _ in range(2):
     random.seed(0)
@@ -60,34 +59,21 @@ seed_everything(0)
 assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
 
 # %%
-# Generators that a program makes itself are not global, so no global seed
-# reaches them. A new :class:`torch.Generator` starts from one fixed seed,
-# whatever :func:`torch.manual_seed` said; :func:`numpy.random.default_rng`
-# without a seed takes fresh entropy from the operating system, every time.
-# Seed each of them explicitly, as the data loaders below do.
-torch.manual_seed(1)
-print("a new torch.Generator starts from seed", torch.Generator().initial_seed())
-assert torch.Generator().initial_seed() == torch.Generator().initial_seed()
-assert torch.Generator().initial_seed() != torch.initial_seed()
-assert np.random.default_rng().random() != np.random.default_rng().random()
-
-# %%
 # Deterministic algorithms
 # ------------------------
 # Seeds fix the random numbers, not the arithmetic. Some :term:`kernels
 # <kernel>` add up their results in an order that changes from call to call,
-# mostly on GPUs, where many threads add to the same memory location at
-# once; floating-point addition is not associative, so the result can change
-# in its last bits. :func:`torch.use_deterministic_algorithms` with ``True``
-# makes the operations its documentation lists as nondeterministic use a
-# deterministic alternative, or raise a :class:`RuntimeError` where there is
-# none (PyTorch's notes add that this alone is not always enough). Most are
-# CUDA operations, but on the CPU too, in 2.4 as in 2.13,
-# :meth:`torch.Tensor.put_` with ``accumulate=False``,
-# :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d siblings) and ``resize_``
-# of a quantized tensor raise. ``put_``, where a repeated index leaves open
-# which value lands, raises even when no index repeats. Indexed assignment
-# (``index_put_``), listed with a deterministic version, runs:
+# mostly on GPUs, where many threads add to one memory location at once;
+# floating-point addition is not associative, so the last bits can change.
+# :func:`torch.use_deterministic_algorithms` with ``True`` makes the
+# operations its documentation lists as nondeterministic use a deterministic
+# alternative, or raise a :class:`RuntimeError` where there is none
+# (PyTorch's notes add that this alone is not always enough). Most are CUDA
+# operations, but on the CPU too, in 2.4 as in 2.13, ``resize_`` of a
+# quantized tensor, :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d
+# siblings) and :meth:`torch.Tensor.put_` with ``accumulate=False`` raise,
+# the last even where no index repeats (where one does, which value lands is
+# open). Indexed assignment (``index_put_``) has a deterministic version:
 torch.use_deterministic_algorithms(True)
 print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
 target = torch.zeros(4)
@@ -123,8 +109,7 @@ assert not torch.backends.cudnn.benchmark
 if __name__ == "__main__" and torch.cuda.is_available():
     if torch.__version__ < (2, 13):  # older releases check it at the first call
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-    square = torch.rand(8, 8, device="cuda")
-    square @ square  # 2.13: runs without the variable
+    torch.rand(8, 8, device="cuda") @ torch.rand(8, 8, device="cuda")  # 2.13: no need
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # 2.13 deprecates quantized tensors
     quantized = torch.quantize_per_tensor(torch.rand(4), 0.1, 0, torch.quint8)
@@ -144,25 +129,24 @@ for call in raising:
 # sphinx_gallery_end_ignore
 
 # %%
-# On a CUDA GPU, cuDNN may time several convolution algorithms and keep the
-# fastest, which can differ from run to run, when
-# ``torch.backends.cudnn.benchmark`` is ``True`` (the default is ``False``);
-# keep it off. Deterministic mode also makes cuDNN choose deterministic
-# convolution algorithms, PyTorch's notes say. Older releases, 2.4 among
-# them, add a condition: with CUDA 10.2 or later, operations that call
-# cuBLAS (matrix products, among others) raise in deterministic mode unless
-# the environment variable ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or
-# ``:16:8`` when the program first calls cuBLAS, most simply set at launch
-# (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``). PyTorch 2.13 no
-# longer asks for it.
+# On a CUDA GPU, keep ``torch.backends.cudnn.benchmark`` at its default,
+# ``False``: when ``True``, cuDNN times several convolution algorithms and
+# keeps the fastest, which can differ from run to run. Deterministic mode
+# also makes cuDNN choose deterministic convolution algorithms, PyTorch's
+# notes say. Older releases, 2.4 among them, add a condition: with CUDA 10.2
+# or later, operations that call cuBLAS (matrix products, among others) raise
+# in deterministic mode unless the environment variable
+# ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8`` when the program
+# first calls cuBLAS, most simply set at launch
+# (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``); 2.13 no longer asks.
 #
 # Seeds for data loader workers
 # -----------------------------
 # A :class:`~torch.utils.data.DataLoader` with ``num_workers=2`` loads batches
-# in two worker processes. Each time a pass over it starts workers (every
-# :term:`epoch`, or once with ``persistent_workers=True``), it draws a base
-# seed from its ``generator``, as it draws each pass's shuffle (see
-# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`).
+# in two worker processes. Each pass over it (each :term:`epoch`; with
+# ``persistent_workers=True`` only the first) draws a base seed for the
+# workers from its ``generator``, even with ``num_workers=0``, as it draws each
+# shuffle (:ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`).
 # Without one, it draws both from PyTorch's global generator, after whatever
 # else the program drew from it: a wider layer made first changes the batches.
 # A generator of the loader's own keeps them:
@@ -194,6 +178,9 @@ def seed_worker_recipe(worker_id: int) -> None:
 
 
 # sphinx_gallery_start_ignore
+generator = torch.Generator().manual_seed(0)
+list(DataLoader(numbers, generator=generator))  # no workers, no shuffle: a draw
+assert generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
 for init in (seed_worker_recipe, seed_worker):  # the same recipe
     torch.manual_seed(2**32 + 7)
     init(0)
@@ -230,26 +217,22 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 
 # %%
 # :func:`~tutorial_utils.reproducibility.seed_worker` is the same recipe,
-# kept in a module. Why in a module? Workers started with the ``spawn``
+# kept in a module because workers started with the ``spawn``
 # :term:`start method` (the default on macOS and Windows) or ``forkserver``
 # (the default on Linux from Python 3.14) do not inherit the main process's
 # memory. They receive the data set and ``worker_init_fn`` pickled, and
 # pickle stores a function by its module and name, not its code: a fresh
 # Python imports ``tutorial_utils.reproducibility`` to find ``seed_worker``,
-# but finds a function defined in ``__main__`` only by running the same
-# script again. Both methods do so for a script (hence the guard of
+# but finds a function defined in ``__main__`` only by running the script
+# again, as both methods do (hence the guard of
 # :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`);
-# a notebook or an interactive session has no script to run. What pickle
-# stores, and what a fresh Python makes of the recipe defined on this page:
+# a notebook has no script to run. Loading the recipe above in a fresh Python:
 if __name__ == "__main__":
-    for init in (seed_worker_recipe, seed_worker):
-        print("pickled as", init.__module__, init.__qualname__)
-        assert init.__module__.encode() in pickle.dumps(init)
+    pickled = pickle.dumps(seed_worker_recipe)
+    assert b"__main__" in pickled  # stored by module and name
+    load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
     fresh = subprocess.run(
-        [sys.executable, "-c", "import pickle, sys; pickle.load(sys.stdin.buffer)"],
-        input=pickle.dumps(seed_worker_recipe),
-        capture_output=True,
-        check=False,
+        [sys.executable, "-c", load], input=pickled, capture_output=True, check=False
     )
     print(fresh.stderr.decode().strip().splitlines()[-1])
     assert fresh.returncode != 0
@@ -259,11 +242,10 @@ if __name__ == "__main__":
 # Two identical runs
 # ------------------
 # A small network with dropout, trained on the handwritten digits for two
-# epochs: the seed fixes its initial weights and dropout masks (PyTorch's
-# global generator), and, through the loader's ``generator``, the order of
-# the batches and the workers' seeds (this data set draws no random numbers
-# in the workers; a random augmentation would). It returns the losses and
-# the trained weights as one vector.
+# epochs: the seed fixes its initial weights and dropout masks, and, through
+# the loader's ``generator``, the batch order and the workers' seeds (this
+# data set draws no random numbers in the workers; a random augmentation
+# would). It returns the losses and the trained weights as one vector.
 
 
 def train_run(
@@ -302,32 +284,26 @@ def train_run(
 # Two runs with seed 0, one with seed 1, with Python's default start method,
 # then a fourth with seed 0 and ``spawn``, which works because the data
 # set's class and ``worker_init_fn`` can be imported. The guard keeps the
-# runs out of the processes that ``spawn`` or ``forkserver`` start (this
-# page's short examples are not guarded, so such processes run them again;
-# a training script of your own keeps all its work under the guard).
+# runs out of the processes that ``spawn`` or ``forkserver`` start: run as
+# a script, such a process runs the unguarded code again (the short examples).
 if __name__ == "__main__":
     digits = load_digits_tensors(seed=0)
     train_set = TensorDataset(digits.train_features, digits.train_labels)
-    print("default start method here:", multiprocessing.get_start_method())
     first_losses, first = train_run(train_set, seed=0)
     second_losses, second = train_run(train_set, seed=0)
     other_losses, other = train_run(train_set, seed=1)
     spawn_losses, spawned = train_run(train_set, seed=0, start_method="spawn")
     for name, weights in (("second", second), ("seed 1", other), ("spawn", spawned)):
-        gap = (weights - first).abs().max().item()
-        print(
-            f"{name:>6}: bit for bit {torch.equal(weights, first)}, largest gap {gap:.3g}"
-        )
-    assert torch.equal(first, second)
-    assert torch.equal(first, spawned)
+        same, gap = torch.equal(weights, first), (weights - first).abs().max()
+        print(f"{name:>6}: bit for bit {same}, largest gap {gap.item():.3g}")
+    assert all(torch.equal(first, weights) for weights in (second, spawned))
     assert first_losses == second_losses == spawn_losses
     assert other_losses[0] != first_losses[0]
     assert not torch.equal(first, other)
 
 # %%
 # The second run and the ``spawn`` run match the first in every bit, loss
-# after loss; seed 1 starts elsewhere and ends elsewhere. How the workers
-# were started does not change which batches they make.
+# after loss; seed 1 starts elsewhere and ends elsewhere.
 if __name__ == "__main__":
     steps = range(1, len(first_losses) + 1)
     fig, ax = plt.subplots(figsize=(6.5, 3.4), layout="constrained")
@@ -338,6 +314,21 @@ if __name__ == "__main__":
     ax.set_title("three training runs with two data loader workers each")
     ax.legend()
     plt.show()
+
+# %%
+# The start method changed nothing here, as this data set's workers need
+# no setting. A ``spawn`` worker is a fresh Python: a setting this process
+# made while running, like the default dtype below, stays behind (run as a
+# script, the worker also runs the script's unguarded top-level code again).
+# Make such settings in ``worker_init_fn`` if the workers need them.
+if __name__ == "__main__":
+    torch.set_default_dtype(torch.float64)  # in this process only
+    probe = DataLoader([3], None, collate_fn=torch.empty, num_workers=1)
+    probe.multiprocessing_context = "spawn"
+    (in_worker,) = list(probe)
+    torch.set_default_dtype(torch.float32)
+    print("default dtype in a spawn worker:", in_worker.dtype)
+    assert in_worker.dtype == torch.float32  # not float64
 
 # %%
 # What PyTorch promises
@@ -358,23 +349,32 @@ assert (big - big) + one == 1
 
 # %%
 # So keep what produced a run's numbers next to them: the line that opened
-# this page, and, for a GPU, the versions of CUDA (or of HIP, for ROCm on
-# AMD GPUs) and of cuDNN, whose place a ROCm build fills with MIOpen's. A
-# build for the CPU alone has none of them.
+# this page; the vector instructions PyTorch chose CPU kernels for, which
+# that line does not name (:func:`torch.backends.cpu.get_cpu_capability`;
+# with another, one seed can draw other last bits); and, for a GPU, the
+# versions of CUDA (or of HIP, for ROCm on AMD GPUs) and of cuDNN, whose
+# place a ROCm build fills with MIOpen's, none of which a CPU build has.
+capability = torch.backends.cpu.get_cpu_capability()
 cudnn = torch.backends.cudnn.version()
+print("CPU capability:", capability)
 print("CUDA:", torch.version.cuda, "| HIP:", torch.version.hip, "| cuDNN:", cudnn)
-if torch.version.cuda is None and torch.version.hip is None:
-    assert cudnn is None
+assert torch.version.cuda or torch.version.hip or cudnn is None
 
 # sphinx_gallery_start_ignore
+assert capability not in environment_summary(device)
+if __name__ == "__main__" and capability in ("AVX2", "AVX512"):
+    draw = "import torch; torch.manual_seed(0); print(torch.randn(64).tolist())"
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}  # no AVX kernels
+    plain = subprocess.check_output([sys.executable, "-c", draw], env=env, text=True)
+    torch.manual_seed(0)
+    assert plain.strip() != str(torch.randn(64).tolist())
 if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
     assert torch.version.hip is None or cudnn is not None  # MIOpen's version
     torch.manual_seed(0)
     on_gpu = torch.rand(4, device="cuda").cpu()
+    assert torch.cuda.initial_seed() == 0  # manual_seed reached the GPU
     torch.manual_seed(0)
     assert not torch.equal(on_gpu, torch.rand(4))
-    torch.manual_seed(0)
-    assert torch.equal(torch.rand(4, device="cuda").cpu(), on_gpu)
 # sphinx_gallery_end_ignore
 
 # %%
@@ -382,19 +382,18 @@ if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
 # -------
 # - Seed Python's :mod:`random`, NumPy's global generator and PyTorch
 #   (:func:`torch.manual_seed`, every device), or call
-#   :func:`~tutorial_utils.reproducibility.seed_everything`; seed the
-#   generators you create, such as a loader's ``generator=``, yourself.
+#   :func:`~tutorial_utils.reproducibility.seed_everything`.
 # - :func:`torch.use_deterministic_algorithms` makes the operations it lists
 #   deterministic, or raise. On CUDA keep cuDNN benchmarking off, and with
 #   older releases such as 2.4 set ``CUBLAS_WORKSPACE_CONFIG``.
-# - A loader's ``generator`` fixes the shuffle and its workers' seeds,
-#   whatever else drew from the global generator; ``worker_init_fn`` seeds
-#   other libraries in each worker. With the ``spawn`` or ``forkserver``
-#   start methods it must be importable, as
+# - A loader's ``generator`` fixes the shuffle and its workers' seeds;
+#   ``worker_init_fn`` seeds other libraries, and makes settings, in each
+#   worker. With ``spawn`` or ``forkserver`` it must be importable, as
 #   :func:`~tutorial_utils.reproducibility.seed_worker` is, and a script
 #   must guard the code that starts workers.
-# - Same code, seeds, settings, build and hardware: the same bits. Across
-#   releases, platforms, or CPU and GPU, PyTorch does not promise them.
+# - These runs repeated bit for bit on one build and machine; PyTorch's
+#   notes show how to limit nondeterminism there, and promise nothing
+#   across releases, platforms, or CPU and GPU.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`,
 # which saves a trained model and loads it back, safely.
