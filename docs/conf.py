@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -45,6 +46,9 @@ exclude_patterns = [
     "**.ipynb_checkpoints",
 ]
 suppress_warnings: list[str] = []
+# Quotes and apostrophes stay as written: the error atlas's headings are
+# PyTorch's messages, character for character, for readers to compare and copy.
+smartquotes = False
 nitpicky = True
 html_math_renderer = "mathml"
 nitpick_ignore = [
@@ -64,6 +68,7 @@ sphinx_gallery_conf = {
         "../gallery/gradients",
         "../gallery/training",
         "../gallery/performance",
+        "../gallery/errors",
     ],
     # Pages run side by side in worker processes (joblib's loky), one per
     # CPU that joblib counts (-1); a page that must run alone says
@@ -155,6 +160,14 @@ intersphinx_mapping: dict[str, tuple[str, tuple[str, ...]]] = {}
 intersphinx_timeout = 5
 
 # -- HTML --------------------------------------------------------------------
+# A digest of the build's own extensions: a change to one of them changes the
+# configuration, so Sphinx reads and writes every page again (as after any
+# other configuration change) instead of keeping pages made by the old code.
+html_context = {
+    "extensions_digest": hashlib.sha256(
+        b"".join(path.read_bytes() for path in sorted((HERE / "_ext").glob("*.py")))
+    ).hexdigest()
+}
 html_theme = "furo"
 html_title = "PyTorch from the foundations"
 html_static_path = ["_static"]

@@ -188,3 +188,175 @@ def test_usable_at_phone_width(
     screenshot(page, f"phone-{which}")
     page.context.close()
     assert not errors
+
+
+def _raise_and_tell(make_error: Any) -> str:
+    """Run `make_error`, and return the error it raises as Python prints it."""
+    try:
+        make_error()
+    except Exception as error:  # noqa: BLE001 - any error is a message to paste
+        return f"{type(error).__name__}: {error}"
+    raise AssertionError(f"{make_error} raised nothing")
+
+
+def _backward_twice() -> None:
+    import torch
+
+    y = torch.ones(2, requires_grad=True).exp().sum()
+    y.backward()
+    y.backward()
+
+
+def _inplace_on_saved() -> None:
+    import torch
+
+    b = torch.ones(3, requires_grad=True).sigmoid()
+    b.mul_(2)
+    b.sum().backward()
+
+
+def _atlas_cases() -> list[tuple[str, Any, tuple[str, ...], str]]:
+    """Errors made here, with other shapes and sizes than the atlas shows.
+
+    Each: a name, what raises, the atlas pages where its entry may be (two
+    entries share a heading), and that heading.
+    """
+    import torch
+    import torch.nn.functional as F
+    from torch.utils.data import default_collate
+
+    tensors, grads = ("plot_01_tensor_errors",), ("plot_02_autograd_errors",)
+    training, saving = ("plot_03_training_errors",), ("plot_04_data_and_saving_errors",)
+    return [
+        (
+            "matmul",
+            lambda: torch.ones(7, 2) @ torch.ones(9, 4),
+            tensors + training,
+            "mat1 and mat2 shapes cannot be multiplied",
+        ),
+        (
+            "broadcast",
+            lambda: torch.ones(3, 5) + torch.ones(3, 4),
+            tensors,
+            (
+                "The size of tensor a … must match the size of tensor b … "
+                "at non-singleton dimension …"
+            ),
+        ),
+        (
+            "dtypes",
+            lambda: torch.ones(2, 2, dtype=torch.int64) @ torch.ones(2, 2),
+            tensors,
+            "expected m1 and m2 to have the same dtype",
+        ),
+        (
+            "view",
+            lambda: torch.ones(4, 6).t().view(24),
+            tensors,
+            "view size is not compatible with input tensor's size and stride",
+        ),
+        (
+            "numpy",
+            lambda: torch.ones(2, requires_grad=True).numpy(),
+            tensors,
+            "Can't call numpy() on Tensor that requires grad",
+        ),
+        (
+            "item",
+            lambda: torch.ones(4).item(),
+            tensors,
+            "a Tensor with … elements cannot be converted to Scalar",
+        ),
+        (
+            "index",
+            lambda: torch.arange(3)[7],
+            tensors,
+            "index … is out of bounds for dimension … with size …",
+        ),
+        (
+            "backward-twice",
+            _backward_twice,
+            grads,
+            "Trying to backward through the graph a second time",
+        ),
+        (
+            "non-scalar",
+            lambda: (torch.ones(2, requires_grad=True) * 2).backward(),
+            grads,
+            "grad can be implicitly created only for scalar outputs",
+        ),
+        (
+            "no-grad-fn",
+            lambda: torch.ones(2).sum().backward(),
+            grads,
+            "element … of tensors does not require grad and does not have a grad_fn",
+        ),
+        (
+            "inplace-saved",
+            _inplace_on_saved,
+            grads,
+            (
+                "one of the variables needed for gradient computation has been "
+                "modified by an inplace operation"
+            ),
+        ),
+        (
+            "inplace-leaf",
+            lambda: torch.ones(2, requires_grad=True).add_(1),
+            grads,
+            "a leaf Variable that requires grad is being used in an in-place operation",
+        ),
+        (
+            "batch-size",
+            lambda: F.cross_entropy(torch.randn(5, 3), torch.tensor([0, 1])),
+            training,
+            "Expected input batch_size … to match target batch_size …",
+        ),
+        (
+            "collate",
+            lambda: default_collate([torch.ones(4), torch.ones(6)]),
+            saving,
+            (
+                "stack expects each tensor to be equal size, but got … at entry … "
+                "and … at entry …"
+            ),
+        ),
+        (
+            "missing-keys",
+            lambda: torch.nn.Linear(2, 2).load_state_dict({"weight": torch.ones(2, 2)}),
+            saving,
+            "Missing key(s) in state_dict",
+        ),
+    ]
+
+
+def test_a_pasted_error_message_finds_its_atlas_entry(
+    browser: Any, server: str
+) -> None:
+    """Paste real messages, with their own sizes and names, into the search box."""
+    page, errors = open_page(browser, f"{server}/index.html")
+    misses = []
+    for name, make_error, pages, heading in _atlas_cases():
+        message = _raise_and_tell(make_error)
+        box = page.locator("input.sidebar-search:visible").first
+        box.fill(message)
+        box.press("Enter")
+        page.wait_for_url("**/search.html?q=*")
+        first = page.locator("#search-results ul.search li a").first
+        first.wait_for(timeout=15_000)
+        href = str(first.get_attribute("href"))
+        stem, _, anchor = href.rsplit("/", 1)[-1].partition(".html#")
+        title = page.evaluate(
+            "([page, id]) => fetch(page).then((r) => r.text()).then((text) =>"
+            " new DOMParser().parseFromString(text, 'text/html')"
+            " .getElementById(id)?.querySelector('h2, h3')?.textContent ?? '')",
+            [href.split("#")[0], anchor],
+        )
+        found = str(title).rstrip("¶#").strip()
+        if stem not in pages or found != heading:
+            misses.append(f"{name}: {message[:80]!r} -> {href} ({found!r})")
+        page.goto(f"{server}/index.html")
+    screenshot(page, "search-error")
+    page.context.close()
+    assert not misses, "\n".join(misses)
+    assert not errors

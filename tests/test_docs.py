@@ -37,7 +37,9 @@ def test_each_page_has_output_figures_and_downloads(site: Path, script: Path) ->
     html = page.read_text()
     assert "sphx-glr-script-out" in html, "the page shows no captured output"
     assert "sphx-glr-install-note" in html, "the download block says what to install"
-    assert f"sphx_glr_{script.stem}_001.png" in html, "the page has no figure"
+    # A lesson draws; the error atlas is looked up, and draws where it helps.
+    if script.parent.name != "errors":
+        assert f"sphx_glr_{script.stem}_001.png" in html, "the page has no figure"
     for suffix in (".py", ".ipynb"):
         links = re.findall(rf'href="([^"]*{re.escape(script.stem + suffix)})"', html)
         assert links, f"no {suffix} download link"
@@ -436,3 +438,62 @@ def test_page_weight(site: Path, script: Path) -> None:
         f"{page.name} weighs {total / 1000:.0f} kB gzip-compressed with its "
         f"{len(assets) - 1} assets; the budget is {PAGE_BUDGET_BYTES / 1000:.0f} kB"
     )
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W]+", text.lower())
+
+
+def _shows(message: str, heading: str) -> bool:
+    """Whether `heading`'s words all appear in `message`, in order (as the search)."""
+    wanted, matched = _words(heading), 0
+    for word in _words(message):
+        if matched < len(wanted) and word == wanted[matched]:
+            matched += 1
+    return matched == len(wanted)
+
+
+def _atlas_entries(site: Path) -> dict[str, set[str]]:
+    """Each atlas heading, and the labels of the entries headed by it."""
+    entries: dict[str, set[str]] = {}
+    for page in sorted((site / "auto_examples" / "errors").glob("plot_*.html")):
+        for label, heading in re.findall(
+            r'id="(error-[a-z0-9-]+)".{0,400}?<h2>(.*?)<a class="headerlink"',
+            page.read_text(),
+            re.DOTALL,
+        ):
+            text = html.unescape(re.sub("<[^>]+>", "", heading)).strip()
+            entries.setdefault(text, set()).add(label)
+    return entries
+
+
+def test_the_atlas_has_its_entries(site: Path) -> None:
+    entries = _atlas_entries(site)
+    labels = set().union(*entries.values())
+    assert len(labels) >= 25, sorted(labels)
+    assert _shows(
+        "RuntimeError: index 9 is out of bounds for dimension 0 with size 2",
+        "index … is out of bounds for dimension … with size …",
+    )
+    assert not _shows("index out of range", "index … is out of bounds")
+
+
+def test_a_lesson_that_shows_an_error_links_its_atlas_entry(site: Path) -> None:
+    entries = {h: s for h, s in _atlas_entries(site).items() if len(_words(h)) >= 3}
+    missing = []
+    for script in SCRIPTS:
+        if script.parent.name == "errors":
+            continue
+        text = page_of(site, script).read_text()
+        outputs = [
+            html.unescape(re.sub("<[^>]+>", "", block))
+            for block in re.findall(
+                r'<div class="sphx-glr-script-out[^"]*">(.*?)</pre>', text, re.DOTALL
+            )
+        ]
+        lines = [line for block in outputs for line in block.splitlines()]
+        for heading, labels in entries.items():
+            shown = any(_shows(line, heading) for line in lines)
+            if shown and not any(f'#{label}"' in text for label in labels):
+                missing.append(f"{script.stem}: {heading!r} ({', '.join(labels)})")
+    assert not missing, "link these with :ref:`error-...`:\n" + "\n".join(missing)

@@ -263,6 +263,11 @@ def tune_page(
     for key in ("body", "toc"):
         if isinstance(context.get(key), str):
             context[key] = thin(context[key], plain)
+    if isinstance(context.get("body"), str):
+        # Sphinx highlights the words searched for inside div.body, else in
+        # the whole page, where it fails on the <title> of Furo's SVG icons
+        # (a TypeError in the console), after a search for "t" or "menu".
+        context["body"] = f'<div class="body">{context["body"]}</div>'
     tree = context.get("furo_navigation_tree")
     if isinstance(tree, str):
         context["furo_navigation_tree"] = tree.replace(
@@ -274,6 +279,18 @@ def tune_page(
     if not app.config.html_baseurl:
         metatags = OG_URL.sub("", metatags)
     context["metatags"] = metatags + "\n" + JS_AVAILABLE
+
+
+def add_error_search(
+    app: Sphinx,
+    pagename: str,
+    templatename: str,
+    context: dict[str, Any],
+    doctree: nodes.document | None,
+) -> None:
+    """On the search page only: a pasted error message finds its atlas entry."""
+    if pagename == "search":
+        app.add_js_file("error_search.js")
 
 
 def configure(app: Sphinx, config: Config) -> None:
@@ -289,6 +306,7 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", configure)
     # Before sphinxext-opengraph (default priority 500) reads the description;
     app.connect("html-page-context", describe_page, priority=400)
+    app.connect("html-page-context", add_error_search)
     # after Furo computes the navigation tree and the extension writes its tags.
     app.connect("html-page-context", tune_page, priority=900)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -159,6 +159,7 @@ def torch_entries() -> Iterator[Entry]:
         "torch.accelerator",
         "torch.fft",
         "torch.nn.utils",
+        "torch.nn.utils.rnn",
         "torch.nn.parallel",
         "torch.optim.lr_scheduler",
     ):

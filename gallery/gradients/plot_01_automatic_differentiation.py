@@ -145,9 +145,9 @@ assert torch.equal(w1.grad, grad_w1)
 
 # %%
 # That call did not keep the graph, so the tensors it saved are gone and a
-# second backward pass through it fails. What fails is reading a freed saved
-# tensor: ``(w1 + 1).sum()`` saves none, and its graph runs twice (the two
-# gradients of 1 add up).
+# second pass through it fails (:ref:`its atlas entry <error-backward-twice>`
+# has the fix). What fails is reading a freed saved tensor: ``(w1 + 1).sum()``
+# saves none, and its graph runs twice (the two gradients of 1 add up).
 try:
     loss.backward()
 except RuntimeError as error:
@@ -166,9 +166,9 @@ assert torch.equal(w1.grad, torch.tensor([2.0]))
 # ------------------
 # For an output of several values there is no single derivative: autograd
 # computes the *vector-Jacobian product* ``vᵀJ``, where ``J`` is the
-# :term:`Jacobian` of the output with respect to the input and the vector
-# ``v``, one weight per output, is the ``gradient=`` argument. Only for an
-# output with a single element may it be left out:
+# :term:`Jacobian` of the output with respect to the input and ``v``, one weight
+# per output, is the ``gradient=`` argument. Only for an output with a single
+# element may it be left out (:ref:`the atlas entry <error-backward-non-scalar>`):
 (torch.ones(1, 1, requires_grad=True) * 5).backward()  # one element: no error
 torch.manual_seed(0)
 t = torch.rand((3, 5), requires_grad=True)
@@ -233,7 +233,7 @@ assert torch.autograd.grad((t * 10 + t * 5).sum(), t)[0].eq(15).all()
 # values that the graph may have saved for its backward pass. The detached
 # tensor also shares its origin's *version counter*, which every in-place
 # operation increments; backward compares it with the version each saved
-# tensor had, and refuses:
+# tensor had, and refuses (:ref:`the atlas entry <error-inplace-saved-tensor>`):
 s = torch.sigmoid(t)  # the sigmoid saves its output for the backward pass
 s.detach().zero_()
 try:
@@ -260,7 +260,7 @@ assert torch.equal(t.grad, detached_result)
 # %%
 # ``no_grad`` is also how you *change* a leaf that requires gradients by hand,
 # as in an optimiser's update: outside it, autograd refuses an in-place
-# operation on such a leaf.
+# operation on such a leaf (:ref:`the atlas entry <error-inplace-leaf>`).
 try:
     t -= 0.1 * t.grad
 except RuntimeError as error:

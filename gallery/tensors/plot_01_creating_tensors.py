@@ -349,9 +349,10 @@ print("pick_device():", device, "  by hand:", by_hand)
 # %%
 # ``torch.device("cuda")`` is only a name: making it never fails, even
 # without a GPU. The error comes when a tensor is put there, and its message
-# depends on how PyTorch was built. Given a name,
-# :func:`~tutorial_utils.devices.pick_device` checks at once, and lists the
-# devices there are:
+# depends on how PyTorch was built (:ref:`the error atlas
+# <error-not-compiled-with-cuda>` explains the one from a build without CUDA).
+# Given a name, :func:`~tutorial_utils.devices.pick_device` checks at once,
+# and lists the devices there are:
 try:
     print("made on cuda:", torch.zeros(1, device="cuda").device)
 except (AssertionError, RuntimeError) as error:

@@ -235,7 +235,8 @@ for label, a, b in pairs:
 # integer tensors give the default floating-point dtype, while ``//`` is
 # floor division, keeps the integers and rounds toward minus infinity.
 # Comparisons (``<``, ``==``) return ``bool``, and matrix multiplication
-# (``@``) does not promote at all: it wants one dtype.
+# (``@``) does not promote at all: it wants one dtype (:ref:`the error atlas
+# <error-matmul-dtype>` has the fix).
 a, b = torch.tensor([7, -7]), torch.tensor([2, 2])
 print(a / b, a // b, a < b.double())
 assert (a / b).dtype == torch.get_default_dtype()
@@ -294,7 +295,8 @@ assert all(torch.promote_types(i, f) == f for i in integers for f in floats)
 # into the tensor it is called on, so the result keeps that tensor's dtype.
 # PyTorch refuses only a cast to a lower kind (a floating-point result into an
 # integer tensor, an integer result into a ``bool`` tensor);
-# :func:`torch.can_cast` tells which casts it allows. You will meet this error:
+# :func:`torch.can_cast` tells which casts it allows. You will meet this error
+# (:ref:`its atlas entry <error-result-type-cast>` has the fix):
 counts = torch.tensor([1, 2])
 try:
     counts.add_(1.5)

@@ -44,7 +44,8 @@ assert torch.equal(x[1], x[1, :])
 
 # %%
 # As with lists, a range that runs past the end is cut short, and a single
-# index past the end raises an ``IndexError``. Unlike lists, a tensor takes no
+# index past the end raises an ``IndexError`` (:ref:`its atlas entry
+# <error-index-out-of-bounds>` has the fix). Unlike lists, a tensor takes no
 # negative step: to reverse a dimension, use :func:`torch.flip`, which copies.
 print("x[1:100] has shape", tuple(x[1:100].shape))
 assert torch.equal(x[1:100], x[1:])

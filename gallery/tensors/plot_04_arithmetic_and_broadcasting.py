@@ -239,7 +239,8 @@ plt.show()
 # ``keepdim=True`` lets a reduction broadcast back against the tensor it came
 # from. Dividing each row by its sum needs the sums as a ``(2, 1)`` column;
 # the ``(2,)`` vector from ``keepdim=False`` is lined up with the *last*
-# dimension, of size 3, and the division fails:
+# dimension, of size 3, and the division fails (:ref:`its atlas entry
+# <error-broadcast-sizes>` has the fix):
 shares = m / m.sum(dim=1, keepdim=True)
 print(shares)
 torch.testing.assert_close(shares.sum(dim=1), torch.ones(2))

@@ -328,10 +328,11 @@ assert torch.equal(joined["stack, dim=0"][1], second)
 # %%
 # When shapes do not match
 # ------------------------
-# ``cat`` needs tensors of the same rank, with the same sizes in every
-# dimension except the one it joins along (it also skips a 1-D empty tensor,
-# of shape ``(0,)``, whatever the others' shape); ``stack`` needs identical
-# shapes. A ``(2, 3)`` and a ``(2, 4)`` matrix join along the columns only:
+# ``cat`` needs tensors of the same rank, with the same sizes in every dimension
+# except the one it joins along (it also skips a 1-D empty tensor, of shape
+# ``(0,)``, whatever the others' shape); ``stack`` needs identical shapes
+# (:ref:`the error atlas <error-collate-unequal-size>` shows its error in a data
+# loader). A ``(2, 3)`` and a ``(2, 4)`` matrix join along the columns only:
 narrow = torch.zeros(2, 3)
 wide = torch.ones(2, 4)
 try:

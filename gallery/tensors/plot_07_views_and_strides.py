@@ -168,7 +168,8 @@ assert p.data_ptr() == z.data_ptr()
 # back (:meth:`~torch.Tensor.is_contiguous`); dimensions of size 1 do not count,
 # as no step is taken along them. ``x`` is contiguous; ``x.T`` is not: its rows
 # read cells 0, 3, then 1, 4, then 2, 5. ``x.T.view(6)`` would need one stride
-# that reads that order as a flat run of six; there is none, so ``view`` raises:
+# that reads that order as a flat run of six; there is none, so ``view`` raises
+# (:ref:`its entry in the error atlas <error-view-stride>` has the fix):
 print("contiguous? x:", x.is_contiguous(), " x.T:", x.T.is_contiguous())
 print("torch.zeros(1, 3).T contiguous:", torch.zeros(1, 3).T.is_contiguous())
 assert [u.is_contiguous() for u in (x, x.T, torch.zeros(1, 3).T)] == [True, False, True]

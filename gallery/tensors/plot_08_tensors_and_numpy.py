@@ -184,8 +184,9 @@ print("torch.ones(2).numpy():       ", torch.ones(2).numpy().dtype)
 
 # %%
 # That difference is where mixing them fails: data made with NumPy meets
-# ``float32`` weights, and a matrix product refuses two dtypes. Convert the
-# data once, with :meth:`~torch.Tensor.float` (a copy) or
+# ``float32`` weights, and a matrix product refuses two dtypes (:ref:`its
+# atlas entry <error-matmul-dtype>` explains the message). Convert the data
+# once, with :meth:`~torch.Tensor.float` (a copy) or
 # ``torch.as_tensor(..., dtype=torch.float32)``:
 rng = np.random.default_rng(0)
 features = torch.from_numpy(rng.random((4, 3)))
@@ -236,11 +237,12 @@ assert torch.finfo(torch.bfloat16).max > 0.99 * torch.finfo(torch.float32).max
 # NumPy arrays live in the computer's main memory (the *host* memory), and
 # NumPy cannot read a GPU's memory. So ``.numpy()`` works on CPU tensors
 # only: on a GPU tensor it raises a :class:`TypeError` that says to copy the
-# tensor to the CPU first with :meth:`~torch.Tensor.cpu`. That copy waits
-# (by default) until the GPU has finished computing the tensor, and the
-# array it gives is the host's own: writing to it leaves the GPU tensor
-# unchanged. On a machine with a CUDA or Apple (MPS) GPU, the cell below
-# shows the error and the copy.
+# tensor to the CPU first with :meth:`~torch.Tensor.cpu` (:ref:`its entry in
+# the error atlas <error-numpy-device>` covers a tensor that also requires
+# grad). That copy waits (by default) until the GPU has finished computing the
+# tensor, and the array it gives is the host's own: writing to it leaves the
+# GPU tensor unchanged. On a machine with a CUDA or Apple (MPS) GPU, the cell
+# below shows the error and the copy.
 if torch.cuda.is_available():
     gpu = torch.device("cuda")
 elif torch.backends.mps.is_available():
@@ -317,8 +319,9 @@ else:
 # :class:`torch.inference_mode`); a comparison such as ``w > 0`` or an index
 # such as ``w.argmax()`` gives booleans or integers, which carry no gradient.
 # ``.numpy()`` refuses a tensor that requires grad with a
-# :class:`RuntimeError`: what NumPy did with the array would not be
-# recorded, and the gradients would silently miss it.
+# :class:`RuntimeError` (:ref:`its atlas entry <error-numpy-requires-grad>`):
+# what NumPy did with the array would not be recorded, and the gradients
+# would silently miss it.
 w = torch.ones(3, requires_grad=True)
 try:
     w.numpy()

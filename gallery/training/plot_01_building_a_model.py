@@ -296,7 +296,8 @@ torch.testing.assert_close(together, one_by_one)
 
 # %%
 # The last dimension must be the number of inputs. A sample of 40 numbers
-# cannot be multiplied with the transposed weight matrix, 50 x 30:
+# cannot be multiplied with the transposed weight matrix, 50 x 30 (:ref:`the
+# error atlas <error-linear-in-features>` has the fix):
 try:
     model(torch.rand(1, 40))
 except RuntimeError as error:

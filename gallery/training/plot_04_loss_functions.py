@@ -139,12 +139,12 @@ torch.testing.assert_close(F.log_softmax(far, 1), far - far.logsumexp(1, keepdim
 # %%
 # Targets that go wrong
 # ---------------------
-# Each of these targets is a mistake met in practice: labels stored as
-# floats (read from a CSV file, say), a column of labels, a 32-bit integer
-# dtype, :term:`one-hot` rows left as integers (what
-# :func:`~torch.nn.functional.one_hot` returns), and classes numbered from
-# 1 to ``C`` instead of from 0. Each raises an error, but the last only in
-# a batch that holds class ``C``; any other batch gets a wrong loss, silently:
+# Each of these targets is a mistake met in practice: labels stored as floats (read
+# from a CSV file, say), a column of labels (:ref:`atlas <error-multi-target>`), a
+# 32-bit integer dtype, :term:`one-hot` rows left as integers (what
+# :func:`~torch.nn.functional.one_hot` returns), and classes numbered from 1 to
+# ``C`` instead of from 0. Each raises an error, but the last only in a batch that
+# holds class ``C``; any other batch gets a wrong loss, silently:
 wrong_targets = {
     "float labels (N,)": labels.float(),
     "float column (N, 1)": labels.float().unsqueeze(1),
@@ -165,13 +165,14 @@ print(f"labels 1 to C, no class C in the batch: {silent:.4f}, no error")
 assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
 
 # %%
-# The messages differ because :func:`~torch.nn.functional.cross_entropy`
-# reads a target of the logits' shape as class probabilities, which must be
-# floats, and any other target as class indices, which it takes as int64 or
-# uint8, not int32: so float labels of shape ``(N,)`` fail on their dtype,
+# The messages differ because :func:`~torch.nn.functional.cross_entropy` reads a
+# target of the logits' shape as class probabilities, which must be floats
+# (:ref:`atlas <error-class-probabilities-dtype>`), and any other target as class
+# indices, which it takes as int64 or uint8, not int32 (:ref:`atlas
+# <error-target-dtype>`): so float labels of shape ``(N,)`` fail on their dtype,
 # not on their shape. The fixes: ``.long()`` for the dtype, ``.squeeze(1).long()``
-# for the float column, ``.float()`` for one-hot rows (see the next section)
-# and ``- 1`` for classes counted from 1. Each gives the right labels' loss.
+# for the float column, ``.float()`` for one-hot rows (see the next section) and
+# ``- 1`` for classes counted from 1. Each gives the right labels' loss.
 fixes = [
     wrong_targets["float labels (N,)"].long(),
     wrong_targets["float column (N, 1)"].squeeze(1).long(),
@@ -227,9 +228,9 @@ assert (lead[best] - formula).abs() <= 0.05  # the grid's step is 0.1
 # per question, when there are several independent ones) and the target is
 # 0 or 1 (or a probability between) as a float, of the same shape.
 # :class:`torch.nn.BCEWithLogitsLoss` takes the logits; :class:`torch.nn.BCELoss`
-# takes probabilities, so it needs a :term:`sigmoid` first. For moderate
-# logits the two agree; integer targets and a column of targets raise errors
-# in both:
+# takes probabilities, so it needs a :term:`sigmoid` first. For moderate logits
+# the two agree; integer targets (:ref:`atlas <error-result-type-cast>`) and a
+# column of targets (:ref:`atlas <error-bce-target-size>`) raise errors in both:
 torch.manual_seed(1)
 scores = torch.randn(6)  # one logit per example
 answers = torch.tensor([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
@@ -325,10 +326,10 @@ mean_answer = F.binary_cross_entropy_with_logits(*grid)
 torch.testing.assert_close(mean_answer, per_answer.sum() / 6)
 
 # %%
-# Two options of :func:`~torch.nn.functional.cross_entropy` change what
-# ``"mean"`` divides by. With class ``weight=`` and class indices, each loss
-# is weighted by its class and the mean divides by the sum of those weights. With ``ignore_index=`` (-100 by default), the mean
-# leaves out the examples with that label; if it leaves out all, it is ``nan``.
+# Two options of :func:`~torch.nn.functional.cross_entropy` change what ``"mean"``
+# divides by. With class ``weight=`` and class indices, each loss is weighted by its
+# class and the mean divides by the sum of those weights. With ``ignore_index=`` (-100
+# by default), the mean leaves out examples with that label (``nan`` if none is left).
 weight = torch.tensor([1.0, 2.0, 4.0])
 weighted = F.cross_entropy(logits, labels, weight=weight, reduction="none")
 mean_weighted = F.cross_entropy(logits, labels, weight=weight)
@@ -343,18 +344,17 @@ assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()
 # %%
 # The gradient of a loss
 # ----------------------
-# A loss reduced to one number is a scalar: :meth:`~torch.Tensor.backward`
-# on it adds its gradient into the ``.grad`` of each :term:`leaf` tensor it
-# came from that has ``requires_grad=True`` (another forward and backward
-# add to it again). For
-# the mean cross-entropy, the gradient with respect to the logits is
+# A loss reduced to one number is a scalar: :meth:`~torch.Tensor.backward` on it
+# adds its gradient into the ``.grad`` of each :term:`leaf` tensor it came from
+# that has ``requires_grad=True`` (another forward and backward add to it
+# again). For the mean cross-entropy, the gradient with respect to the logits is
 # ``(softmax(logits) - one_hot) / N``: negative only at each example's own
-# class, so a step against it raises that logit and lowers the others, and
-# each row sums to 0. With ``reduction="sum"`` there is no ``/ N``: the
-# gradients are ``N`` times larger, and so are the steps of plain SGD (an
-# :term:`optimiser` that moves each parameter by the learning rate times its
-# gradient). A ``"none"`` loss of several elements is not a scalar, and
-# ``backward`` refuses it: reduce it first.
+# class, so a step against it raises that logit and lowers the others, and each
+# row sums to 0. With ``reduction="sum"`` there is no ``/ N``: the gradients are
+# ``N`` times larger, and so are the steps of plain SGD (an :term:`optimiser`
+# that moves each parameter by the learning rate times its gradient). A
+# ``"none"`` loss of several elements is not a scalar, and ``backward`` refuses
+# it (:ref:`atlas <error-backward-non-scalar>`): reduce it first.
 leaf = logits.clone().requires_grad_()
 F.cross_entropy(leaf, labels).backward()
 print(leaf.grad)

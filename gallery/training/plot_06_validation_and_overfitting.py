@@ -324,9 +324,9 @@ assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
 
 # %%
 # So in training mode a sample's output depends on the other samples of its
-# batch, and in evaluation mode it does not. In training mode the layer
-# needs more than one value per feature; a batch of one sample of shape
-# :math:`(1, C)` has one, and is refused:
+# batch, and in evaluation mode it does not. In training mode the layer needs
+# more than one value per feature; a batch of one sample of shape :math:`(1, C)`
+# has one, and is refused (:ref:`its atlas entry <error-batchnorm-one-value>`):
 torch.testing.assert_close(norm(batch[:1]), out_eval[:1])
 norm.train()
 assert not torch.allclose(norm(batch[:2])[0], out[0])
@@ -342,16 +342,16 @@ assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 eac
 # %%
 # Initialisation
 # --------------
-# The models above kept :class:`torch.nn.Linear`'s default initialisation:
-# weights and biases uniform between :math:`\pm 1 / \sqrt{n_{in}}`, for
-# :math:`n_{in}` inputs. To choose another, :meth:`torch.nn.Module.apply`
-# calls a function on every submodule, children before their parent, then
-# on the module itself, and returns the module. The initialisers of
-# :mod:`torch.nn.init` whose names end in ``_`` fill a tensor in place under :class:`torch.no_grad`,
-# so they may change parameters (outside it, autograd refuses an in-place
-# change of one that requires gradients). Kaiming's normal initialisation,
-# derived for layers followed by a ReLU (here the output layer too), draws weights with standard
-# deviation :math:`\sqrt{2 / n_{in}}`; here the biases become zero.
+# The models above kept :class:`torch.nn.Linear`'s default initialisation: weights
+# and biases uniform between :math:`\pm 1 / \sqrt{n_{in}}`, for :math:`n_{in}`
+# inputs. To choose another, :meth:`torch.nn.Module.apply` calls a function on
+# every submodule, children before their parent, then on the module itself, and
+# returns the module. The initialisers of :mod:`torch.nn.init` whose names end in
+# ``_`` fill a tensor in place under :class:`torch.no_grad`, so they may change
+# parameters (outside it, autograd refuses an in-place change of one that requires
+# gradients). Kaiming's normal initialisation, derived for layers followed by a
+# ReLU (here the output layer too), draws weights with standard deviation
+# :math:`\sqrt{2 / n_{in}}`; here the biases become zero.
 def init_weights(module: torch.nn.Module) -> None:
     if isinstance(module, torch.nn.Linear):
         torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")

@@ -139,7 +139,8 @@ assert (folder / "clone.pt").stat().st_size < 4000 < (folder / "view.pt").stat()
 # ----------------------------
 # Loading copies each tensor into the parameter of the same name, so names
 # and :term:`shapes <shape>` must match. A model built for three inputs has
-# a first layer of shape ``(30, 3)``, and the saved ``(30, 2)`` does not fit.
+# a first layer of shape ``(30, 3)``, and the saved ``(30, 2)`` does not fit
+# (:ref:`its atlas entry <error-state-dict-size-mismatch>` has the fix).
 # Beware: the tensors that fit are copied before the error is raised, so
 # ``wrong_model`` is then partly loaded. Build a new model rather than
 # carry on with one whose loading failed.
@@ -176,7 +177,8 @@ for target, tensors, strict in ((wrong_model, state, False), (new_model, extra, 
 # ``cuda:0`` for every tensor, on any machine, by briefly replacing the function
 # :func:`torch.save` asks for the device (a trick for this page only). Without
 # CUDA, loading it raises an error (its type depends on the PyTorch version)
-# whose message points to ``map_location``:
+# whose message points to ``map_location`` (:ref:`its atlas entry
+# <error-deserialize-cuda>` has the fix):
 cuda_path = folder / "model_cuda0.pth"
 with mock.patch.object(torch.serialization, "location_tag", return_value="cuda:0"):
     torch.save(state, cuda_path)
