@@ -13,7 +13,7 @@ and number (``gallery/tensors/plot_05_*.py`` is tensors 05).
 - :mod:`tutorial_utils.environment`: a one-line summary of what produced a
   page's numbers. Every page, and :doc:`environment`.
 - :mod:`tutorial_utils.colours`: the palette that pages and drawings share.
-  Tensors 02, training 01 to 10, performance 01 to 05.
+  Tensors 02, training 01 to 10, performance 01 to 05, errors 03 and 04.
 - :mod:`tutorial_utils.grids`: draw small tensors as labelled grids of cells,
   alone or side by side. Tensors 01 to 05 and 08.
 - :mod:`tutorial_utils.moves`: draw a split or a join, each element coloured
