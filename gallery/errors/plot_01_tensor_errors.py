@@ -2,9 +2,9 @@
 Errors with tensors
 ===================
 
-The errors that combining, reshaping, converting and indexing
-:term:`tensors <tensor>` raise most often, each with its cause and its fix.
-Every message on this page is printed by the PyTorch that built it.
+The errors that combining, reshaping, converting and indexing :term:`tensors
+<tensor>` raise most often, each with its cause and its fix. The messages in
+the output were printed by the PyTorch that built the page.
 """
 
 # %%

@@ -2,9 +2,9 @@
 Errors in autograd
 ==================
 
-The errors that :meth:`~torch.Tensor.backward` and in-place changes to
-tensors that autograd records raise most often, each with its cause and its
-fix. Every message on this page is printed by the PyTorch that built it.
+The errors that :meth:`~torch.Tensor.backward` and in-place changes to tensors
+that autograd records raise most often, each with its cause and its fix. The
+messages in the output were printed by the PyTorch that built the page.
 """
 
 # %%
@@ -47,6 +47,8 @@ assert "Trying to backward through the graph a second time" in message
 # has used them, to save memory. Step 0 went through the ``exp`` node built
 # before the loop; step 1 needs that node again. The same happens when a
 # recurrent network's hidden state is carried from one batch to the next.
+# A reused part that saved nothing (``w + 1``) raises no error: its
+# gradient then adds up again, silently.
 #
 # **Fix.** Build the graph inside the loop, so that each backward pass has a
 # graph of its own (and reset the gradients each step, which add up
@@ -61,6 +63,10 @@ for _ in range(2):
     loss.backward()
 print(w.grad)
 torch.testing.assert_close(w.grad, 3 * w.detach().exp())
+w.grad, shifted = None, w + 1  # saves nothing: a second pass adds up silently
+for _ in range(2):
+    (shifted * 3).sum().backward()
+assert w.grad.tolist() == [6.0, 6.0]
 
 # %%
 # .. _error-backward-non-scalar:

@@ -2,10 +2,11 @@
 Errors with data and saving
 ===========================
 
-The errors of batching samples, of sending work to :class:`~torch.utils.data.DataLoader`
-worker processes, and of saving and loading weights with :func:`torch.load` and
-:meth:`~torch.nn.Module.load_state_dict`. Every message on this page is printed by the
-PyTorch that built it.
+The errors of batching samples, of sending work to
+:class:`~torch.utils.data.DataLoader` worker processes, and of saving and
+loading weights with :func:`torch.load` and
+:meth:`~torch.nn.Module.load_state_dict`. The messages in the output were
+printed by the PyTorch that built the page.
 """
 
 # %%

@@ -3,10 +3,10 @@ Errors with devices
 ===================
 
 The errors raised when tensors, models and saved files are on a different
-device than the code expects: two devices in one operation, a GPU tensor
-sent to NumPy, CUDA on a build without it, a GPU checkpoint on a machine
-without a GPU. Every message on this page is printed by the PyTorch that
-built it, the ones that need a CUDA GPU only where it had one.
+device than the code expects: two devices in one operation, a GPU tensor sent
+to NumPy, CUDA on a build without it, a GPU checkpoint on a machine without a
+GPU. The messages in the output were printed by the PyTorch that built the
+page, the ones that need a CUDA GPU only where it had one.
 """
 
 # %%
@@ -117,7 +117,7 @@ print(f"{type(array).__name__} {array}")
 #
 # Torch not compiled with CUDA enabled
 # ------------------------------------
-# Raised (as an :class:`AssertionError`) by anything that needs CUDA,
+# Raised (as an :class:`AssertionError`) by most calls that need CUDA,
 # such as ``device="cuda"``, :meth:`~torch.Tensor.cuda` or
 # ``model.to("cuda")``, in a PyTorch built without CUDA support, such as
 # the ``+cpu`` wheels.
@@ -155,7 +155,8 @@ else:
 # **Fix.** Write code that runs on both: choose the device with
 # :func:`torch.cuda.is_available` (as the first cell of this page does)
 # instead of writing ``"cuda"``. To use the GPU, install a PyTorch build
-# for CUDA, picking the wheel for your CUDA version.
+# for CUDA: its wheel brings its own CUDA libraries and needs a recent
+# enough NVIDIA driver.
 tensor = torch.zeros(2, device=device)
 assert tensor.device.type == ("cuda" if torch.cuda.is_available() else "cpu")
 print(f"tensor on {tensor.device}")
@@ -203,8 +204,9 @@ else:
     # sphinx_gallery_end_ignore
 
 # %%
-# **Why.** Loading a tensor means restoring it on the device recorded in the
-# file, here ``cuda:0``, and there is none. A file saved on a GPU records
+# **Why.** Loading a tensor means restoring it on a device: the one recorded
+# in the file, or where ``map_location`` sends it, here ``cuda:0``, and there
+# is none. A file saved on a GPU records
 # ``"cuda:0"``; a dictionary ``map_location`` that maps ``"cpu"`` to
 # ``"cuda:0"`` makes :func:`torch.load` restore a CPU-saved file onto
 # ``cuda:0`` too, through the same check, which is how the message is shown
