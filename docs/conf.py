@@ -33,6 +33,7 @@ extensions = [
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
     "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
+    "myst_ahead",  # docs/_ext: the MyST pages' notebooks run side by side
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
 ]
 

@@ -186,8 +186,13 @@ def plan_page_runs(app: Sphinx) -> None:
             # Keyed by file name, all the hook is told; where two sections
             # have a page of that name, the longer budget wins.
             budgets[script.name] = max(own[0], budgets.get(script.name, 0.0))
+        _EXPECTED_SECONDS[os.path.normpath(script)] = _expected_seconds(
+            target, own[0] if own else 0.0
+        )
     if to_run < 2:
         conf["parallel"] = False
+    else:
+        _run_longest_first()
     build_environment = sorted(os.environ)
     if conf["parallel"]:
         _export_blas_threads()
@@ -200,6 +205,48 @@ def plan_page_runs(app: Sphinx) -> None:
             "build_environment": build_environment,
         }
     )
+
+
+#: Each page's expected run time, by its script's path: what it took last
+#: time, else the budget it declares (a page declares one when it is slow).
+_EXPECTED_SECONDS: dict[str, float] = {}
+
+
+def _expected_seconds(target: Path, declared: float) -> float:
+    cost = target.with_name(target.stem + ".cost.json")
+    try:
+        return float(json.loads(cost.read_text())["time"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return declared
+
+
+def _run_longest_first() -> None:
+    """Start each section's slowest pages first, as far as it is known.
+
+    Sphinx-Gallery runs a section's pages in its worker processes in the
+    gallery's order, and waits for the whole section before the next. A
+    slow page that starts last runs alone while the other workers wait; one
+    that starts first runs while they take the quick pages. The pages' order
+    on the site does not change (Sphinx-Gallery puts the results back in it).
+    """
+    from sphinx_gallery import gen_rst
+
+    split = gen_rst._split_parallel
+    if getattr(split, "longest_first", False):
+        return
+
+    def longest_first(
+        sorted_listdir: list[str], src_dir: Any, gallery_conf: Any
+    ) -> tuple[list[str], list[str]]:
+        serial, parallel = split(sorted_listdir, src_dir, gallery_conf)
+        expected = {
+            name: _EXPECTED_SECONDS.get(os.path.normpath(Path(src_dir, name)), 0.0)
+            for name in parallel
+        }
+        return serial, sorted(parallel, key=lambda name: -expected[name])
+
+    longest_first.longest_first = True  # type: ignore[attr-defined]
+    gen_rst._split_parallel = longest_first
 
 
 def _limits() -> dict[str, Any]:
