@@ -19,6 +19,7 @@ import pytest
 import tutorial_utils
 from sitebuild import (
     FIRST_PAGE,
+    GALLERY,
     NOTES,
     ROOT,
     SCRIPTS,
@@ -37,8 +38,8 @@ def test_each_page_has_output_figures_and_downloads(site: Path, script: Path) ->
     html = page.read_text()
     assert "sphx-glr-script-out" in html, "the page shows no captured output"
     assert "sphx-glr-install-note" in html, "the download block says what to install"
-    # A lesson draws; the error atlas is looked up, and draws where it helps.
-    if script.parent.name != "errors":
+    # A lesson draws; the error atlas and the exercises draw where it helps.
+    if script.parent.name != "errors" and "exercises" not in script.stem:
         assert f"sphx_glr_{script.stem}_001.png" in html, "the page has no figure"
     for suffix in (".py", ".ipynb"):
         links = re.findall(rf'href="([^"]*{re.escape(script.stem + suffix)})"', html)
@@ -497,3 +498,95 @@ def test_a_lesson_that_shows_an_error_links_its_atlas_entry(site: Path) -> None:
             if shown and not any(f'#{label}"' in text for label in labels):
                 missing.append(f"{script.stem}: {heading!r} ({', '.join(labels)})")
     assert not missing, "link these with :ref:`error-...`:\n" + "\n".join(missing)
+
+
+EXERCISE_PAGES = [script for script in SCRIPTS if "exercises" in script.stem]
+
+
+def _exercise_numbers(script: Path) -> list[int]:
+    return [int(n) for n in re.findall(r"\*\*Exercise (\d+)\.\*\*", script.read_text())]
+
+
+@pytest.mark.parametrize("script", EXERCISE_PAGES, ids=lambda p: p.stem)
+def test_every_exercise_has_a_hidden_solution_and_a_check(
+    site: Path, script: Path
+) -> None:
+    import json
+
+    numbers = _exercise_numbers(script)
+    assert numbers == list(range(1, len(numbers) + 1)), numbers
+    source = script.read_text()
+    assert source.count('<details class="solution">') == len(numbers)
+    assert source.count("</details>") == len(numbers)
+    html_page = page_of(site, script).read_text()
+    assert html_page.count('<details class="solution"><summary>Solution') == len(
+        numbers
+    )
+    # The notebook: an empty answer cell for each, then a check naming it.
+    notebook_path = next((site / "_downloads").rglob(script.stem + ".ipynb"))
+    cells = json.loads(notebook_path.read_text())["cells"]
+    answers = [i for i, c in enumerate(cells) if "solution" in c["metadata"]]
+    assert len(answers) == len(numbers)
+    for number, index in zip(numbers, answers, strict=True):
+        assert "".join(cells[index]["source"]).startswith("# Your answer here")
+        check = next(c for c in cells[index + 1 :] if c["cell_type"] == "code")
+        assert f"Exercise {number}" in "".join(check["source"]), number
+    text = json.dumps(cells)
+    assert "<details" not in text
+    assert "</details>" not in text
+    # The .py download keeps the solutions and none of the toggle's markup.
+    script_path = next((site / "_downloads").rglob(script.stem + ".py"))
+    assert "details" not in script_path.read_text()
+
+
+def test_an_unanswered_exercise_notebook_stops_at_its_first_check(
+    site: Path, tmp_path: Path
+) -> None:
+    import nbclient
+    import nbformat
+
+    script = EXERCISE_PAGES[0]
+    notebook_path = next((site / "_downloads").rglob(script.stem + ".ipynb"))
+    notebook = nbformat.read(notebook_path, as_version=4)
+    notebook.cells = [
+        cell
+        for cell in notebook.cells
+        if "pip install" not in cell.source  # the helpers are installed here
+    ]
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3")
+    with pytest.raises(nbclient.exceptions.CellExecutionError) as failed:
+        client.execute(cwd=str(tmp_path))
+    assert "NameError" in str(failed.value) or "Exercise 1" in str(failed.value)
+
+
+def test_a_wrong_solution_fails_the_build_naming_page_and_exercise(
+    tmp_path: Path,
+) -> None:
+    docs = copy_sources(tmp_path)
+    script = EXERCISE_PAGES[0]
+    copy = tmp_path / "gallery" / script.relative_to(GALLERY)
+    # Only that page runs: the others are not needed to see it fail.
+    for other in (tmp_path / "gallery").rglob("plot_*.py"):
+        if other != copy:
+            other.unlink()
+    source = copy.read_text()
+    opener = '<details class="solution"><summary>Solution</summary>\n\n# %%\n'
+    start = source.index(opener) + len(opener)
+    end = source.index("\n\n# %%", start)
+    # The first solution, with the last name it defines made a wrong answer.
+    import ast
+
+    assigned = [
+        target.id
+        for node in ast.walk(ast.parse(source[start:end]))
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    ]
+    wrong = f"\n{assigned[-1]} = None  # a wrong answer"
+    copy.write_text(source[:end] + wrong + source[end:])
+    result = sphinx_build(docs)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"{copy.name} unexpectedly failed" in output or copy.name in output
+    assert re.search(r"AssertionError: Exercise 1\b", output), output[-3000:]

@@ -72,12 +72,17 @@ CHROMIUM_FLAGS = (
 )
 
 #: A script that runs a notebook (its path the first argument) from top to
-#: bottom in a Jupyter kernel, as a reader's "Run all" would: used where the
-#: tests and the readers' session run the downloaded notebooks.
+#: bottom in a Jupyter kernel, as a reader's "Run all" would, with every
+#: exercise answered by its solution: used where the tests and the readers'
+#: session run the downloaded notebooks.
 RUN_NOTEBOOK = """
 import sys
 import nbclient, nbformat
 notebook = nbformat.read(sys.argv[1], as_version=4)
+# An exercise's answer cell is empty; run as a reader who answered it right.
+for cell in notebook.cells:
+    if "solution" in cell.metadata:
+        cell.source = cell.metadata["solution"]
 nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
 print("executed", len(notebook.cells), "cells")
 """

@@ -708,6 +708,59 @@ def shrink_figures(app: Sphinx) -> None:
             os.utime(png, ns=(old[1], old[1]))
 
 
+#: An exercise's solution sits between these two text cells of its page:
+#: the site shows it behind a "Solution" toggle; the notebook download has an
+#: empty cell for the reader's answer in its place; the ``.py`` download keeps
+#: the solution and drops the two markers.
+SOLUTION_OPENS = (
+    '# .. raw:: html\n#\n#    <details class="solution"><summary>Solution</summary>\n'
+)
+SOLUTION_CLOSES = "# %%\n# .. raw:: html\n#\n#    </details>\n"
+_SOLUTION_MARKERS = re.compile(
+    r"(?<=\n)#\n# \.\. raw:: html\n#\n#    <details class=\"solution\">"
+    r"<summary>Solution</summary>\n"
+    r"|(?<=\n)# %%\n# \.\. raw:: html\n#\n#    </details>\n\n?"
+)
+#: What the notebook's answer cell says, in place of the solution.
+ANSWER_CELL = "# Your answer here; then run the check below.\n"
+
+
+def exercise_notebook(text: str) -> str:
+    """A page's notebook with each exercise's solution replaced by an empty cell.
+
+    The solution's code goes into the cell's metadata (``solution``), where
+    the tests find it to run the notebook as a reader who answered right.
+    """
+    notebook = json.loads(text)
+    cells = []
+    answer_next = False
+    for cell in notebook["cells"]:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and "</details>" in source:
+            continue  # the end of the toggle: nothing for a notebook
+        if cell["cell_type"] == "markdown" and '<details class="solution">' in source:
+            kept = re.sub(r"\n*\.\. raw:: html\n+ *<details[^\n]*", "", source)
+            cell["source"] = kept.rstrip() + "\n"
+            answer_next = True
+        elif cell["cell_type"] == "code" and answer_next:
+            cell["metadata"]["solution"] = source
+            cell["source"] = ANSWER_CELL
+            cell["outputs"] = []
+            answer_next = False
+        cells.append(cell)
+    notebook["cells"] = cells
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def answered_notebook(text: str) -> str:
+    """`text`, an exercise notebook, with each answer cell holding its solution."""
+    notebook = json.loads(text)
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code" and "solution" in cell["metadata"]:
+            cell["source"] = cell["metadata"]["solution"]
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
 _HIDDEN_BLOCK = re.compile(
     r"\n*[ \t]*# sphinx_gallery_start_ignore\b.*?# sphinx_gallery_end_ignore[^\n]*",
     re.DOTALL,
@@ -721,7 +774,13 @@ def strip_hidden_blocks(source: str) -> str:
     A block and the blank lines before it go, so the code around it keeps
     the spacing it had.
     """
+    source = _SOLUTION_MARKERS.sub("", source)
     return _CONFIG_COMMENT.sub("", _HIDDEN_BLOCK.sub("", source))
+
+
+def _exercise_notebook_once(text: str) -> str:
+    # A notebook already rewritten has no toggle left, so this changes nothing.
+    return exercise_notebook(text) if '<details class=\\"solution\\">' in text else text
 
 
 def _strip_zip(archive: Path) -> None:
@@ -732,8 +791,12 @@ def _strip_zip(archive: Path) -> None:
     for index, (info, data) in enumerate(members):
         if info.filename.endswith(".py"):
             stripped = strip_hidden_blocks(data.decode()).encode()
-            changed |= stripped != data
-            members[index] = (info, stripped)
+        elif info.filename.endswith(".ipynb"):
+            stripped = _exercise_notebook_once(data.decode()).encode()
+        else:
+            continue
+        changed |= stripped != data
+        members[index] = (info, stripped)
     if changed:
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as target:
             for info, data in members:
@@ -762,6 +825,11 @@ def strip_downloads(app: Sphinx, exception: Exception | None) -> None:
             stripped = strip_hidden_blocks(text)
             if stripped != text:
                 download.write_text(stripped)
+        elif download.suffix == ".ipynb":
+            text = download.read_text()
+            answered = _exercise_notebook_once(text)
+            if answered != text:
+                download.write_text(answered)
         elif download.suffix == ".zip":
             _strip_zip(download)
 

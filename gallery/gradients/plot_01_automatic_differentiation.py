@@ -396,4 +396,5 @@ else:
 #   in float64.
 #
 # Next: :ref:`sphx_glr_auto_examples_gradients_plot_02_linear_algebra.py`,
-# where gradients flow through linear algebra too.
+# where gradients flow through linear algebra too. Exercises for this page:
+# :ref:`exercises-gradients-01`.

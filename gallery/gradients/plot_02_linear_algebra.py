@@ -387,9 +387,8 @@ torch.testing.assert_close(A.grad, by_hand_A)
 #   and right-hand sides that broadcast; check an answer by substituting it.
 # - Solving beats ``inv(A) @ b`` twice: a residual at rounding level however
 #   ill-conditioned ``A`` is, and about a quarter of the work.
-# - The error of ``solve`` stays within about (condition number)·eps; once
-#   that nears 1 (past it, the error depends on the machine), use float64 or
-#   reformulate.
+# - The error of ``solve`` stays within about (condition number)·eps; once that
+#   nears 1 (past it, the error depends on the machine), use float64 or reformulate.
 # - ``solve`` raises only on an exactly zero pivot, which rounding often
 #   avoids even for a singular matrix; check :func:`torch.linalg.cond` (from
 #   about 1/eps on: singular). :func:`torch.linalg.lstsq` answers tall systems.
@@ -398,3 +397,4 @@ torch.testing.assert_close(A.grad, by_hand_A)
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`
 # builds a neural network (timing is taught in the performance section).
+# Exercises for this page: :ref:`exercises-gradients-02`.

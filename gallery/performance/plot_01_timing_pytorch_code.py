@@ -326,4 +326,4 @@ assert len(calls) > counted.number_per_run * len(counted.times)
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`
 # counts the work in a matrix product and compares the rate achieved with
 # what the hardware can do. The helpers this page imports are documented in
-# :doc:`/api`.
+# :doc:`/api`. Exercises for this page: :ref:`exercises-performance-01`.

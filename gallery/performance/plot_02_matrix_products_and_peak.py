@@ -243,4 +243,5 @@ else:
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`
 # finds where a training loop spends its time. The helpers this page imports
-# are documented in :doc:`/api`.
+# are documented in :doc:`/api`. Exercises for this page:
+# :ref:`exercises-performance-02`.

@@ -381,9 +381,8 @@ assert len(calls) == (2 + 4) + (2 + 1)  # two warm-up calls before each
 # %%
 # Summary
 # -------
-# - :class:`torch.profiler.profile` with a :func:`~torch.profiler.schedule`
-#   records a few steps after skipping the first ones; ``prof.step()`` ends
-#   each step.
+# - :class:`torch.profiler.profile` with a :func:`~torch.profiler.schedule` records a
+#   few steps after skipping the first ones; ``prof.step()`` ends each step.
 # - ``prof.key_averages().table(sort_by="self_cpu_time_total")`` lists the
 #   rows with the most time of their own; "CPU total" adds their children.
 #   Both are elapsed time on the thread, waiting included.
@@ -397,4 +396,5 @@ assert len(calls) == (2 + 4) + (2 + 1)  # two warm-up calls before each
 #   gain without the profiler, whose recording adds time of its own.
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_04_mixed_precision.py`
-# computes with fewer bits per number.
+# computes with fewer bits per number. Exercises for this page:
+# :ref:`exercises-performance-03`.

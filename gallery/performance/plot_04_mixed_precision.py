@@ -375,13 +375,12 @@ else:
     print("torch.cuda.is_available() is False: no GPU here, nothing ran on one.")
 
 # %%
-# A Timer synchronises the GPU before reading the clock: these are the
-# products' times, not their launches'. The float32 product does not use
-# :term:`TF32` (the default), and float16's differs from it by less than one
-# float16 rounding, ``eps / 2``, in relative norm (both checked). How much
-# faster float16 is depends on the GPU: the check asks for over twice float32's
-# speed only on NVIDIA GPUs of compute capability 7.0, 8.0, 9.0 or 10.0 (V100,
-# A100, H100 and H200, B200, among others), all with tensor cores.
+# A Timer synchronises the GPU before reading the clock: these are the products' times,
+# not their launches'. The float32 product does not use :term:`TF32` (the default), and
+# float16's differs from it by less than one float16 rounding, ``eps / 2``, in relative
+# norm (both checked). How much faster float16 is depends on the GPU: the check asks for
+# over twice float32's speed only on NVIDIA GPUs of compute capability 7.0, 8.0, 9.0 or
+# 10.0 (V100, A100, H100 and H200, B200, among others), all with tensor cores.
 #
 # Summary
 # -------
@@ -397,4 +396,5 @@ else:
 #   instructions, and for tiny layers, autocast can be slower.
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`
-# compiles a model with :func:`torch.compile`.
+# compiles a model with :func:`torch.compile`. Exercises for this page:
+# :ref:`exercises-performance-04`.

@@ -388,13 +388,13 @@ else:
 #   computes ``tanh`` too) ran more than one and a half times as fast here;
 #   a model that is almost all matrix products ran within a factor of two of
 #   eager. Compare the quickest of several runs, on your machine and sizes.
-# - Guards decide when code compiles again: a new dtype always; with
-#   ``dynamic=None`` once per changing dimension of each input (it then
-#   becomes symbolic), and again for size 0 or 1, a new number of
-#   dimensions, or a size crossing a branch on it.
+# - Guards decide when code compiles again: a new dtype always; with ``dynamic=None``
+#   once per changing dimension of each input (it then becomes symbolic), and again for
+#   size 0 or 1, a new number of dimensions, or a size crossing a branch on it.
 # - ``torch._dynamo.explain`` counts graphs and graph breaks;
 #   ``fullgraph=True`` turns a break into an error. Replace a Python branch
 #   on a tensor's value with :func:`torch.where`, keeping both branches finite.
 #
 # This is the last page of the last section. The :doc:`/cheatsheet` puts
-# what every page teaches on one page, and :doc:`/glossary` its terms.
+# what every page teaches on one page, and :doc:`/glossary` its terms. Exercises for
+# this page: :ref:`exercises-performance-05`.

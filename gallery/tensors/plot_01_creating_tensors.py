@@ -387,3 +387,5 @@ for wanted in ("cuda", "mps"):
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py` shows
 # what each dtype can hold and what happens when two dtypes meet.
+#
+# Exercises for this page: :ref:`exercises-tensors-01`.

@@ -390,3 +390,5 @@ assert (large - large) + 1 == 1 == (large.double() + 1) - large
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`
 # picks parts out of a tensor: by position, by a list of indices or by a mask.
+#
+# Exercises for this page: :ref:`exercises-tensors-02`.

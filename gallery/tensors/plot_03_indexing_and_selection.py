@@ -295,3 +295,5 @@ assert counts[0].item() in (1.0, 2.0)
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`
 # computes with whole tensors: element by element, across shapes that differ,
 # and along one dimension.
+#
+# Exercises for this page: :ref:`exercises-tensors-03`.

@@ -356,3 +356,5 @@ assert "modified by an inplace operation" in messages[-1]
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`
 # chooses, gathers, scatters and sorts elements.
+#
+# Exercises for this page: :ref:`exercises-tensors-04`.

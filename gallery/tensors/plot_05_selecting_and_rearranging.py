@@ -397,4 +397,4 @@ else:
 #   from its output.
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`
-# cuts tensors into pieces and puts them together again.
+# cuts tensors up and joins them. Exercises for this page: :ref:`exercises-tensors-05`.

@@ -397,4 +397,4 @@ assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`
 # shows what a view is: one storage read through a size, a :term:`stride`
-# and an offset; why ``view`` sometimes fails and when ``reshape`` copies.
+# and an offset. Exercises for this page: :ref:`exercises-tensors-06`.

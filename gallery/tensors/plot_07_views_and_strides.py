@@ -388,3 +388,5 @@ torch.testing.assert_close(scores * keep, scores * mask)
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py`
 # shares memory between tensors and NumPy arrays in both directions.
+#
+# Exercises for this page: :ref:`exercises-tensors-07`.

@@ -388,3 +388,5 @@ assert not np.shares_memory(snapshot, w.detach().numpy())
 # Next: :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`
 # follows what ``requires_grad`` records, and how gradients are computed
 # from it.
+#
+# Exercises for this page: :ref:`exercises-tensors-08`.

@@ -391,4 +391,5 @@ else:
 #   model; the inputs must follow.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
-# which feeds a model batches of data.
+# which feeds a model batches of data. Exercises for this page:
+# :ref:`exercises-training-01`.

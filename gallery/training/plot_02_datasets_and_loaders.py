@@ -391,4 +391,5 @@ assert all(who == "main" for batch in loaders for who in batch)
 #   ``if __name__ == "__main__":``.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`,
-# which trains the network of the previous page on these batches.
+# which trains the network of the previous page on these batches. Exercises
+# for this page: :ref:`exercises-training-02`.

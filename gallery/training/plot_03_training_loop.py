@@ -387,9 +387,8 @@ plt.show()
 # - A training loop repeats, for each batch: move it to the device,
 #   :meth:`~torch.optim.Optimizer.zero_grad`, forward pass, loss,
 #   :meth:`~torch.Tensor.backward`, :meth:`~torch.optim.Optimizer.step`.
-# - Evaluate in :meth:`~torch.nn.Module.eval` mode under
-#   :class:`torch.no_grad`, on data held out from training, then switch
-#   :meth:`~torch.nn.Module.train` mode back on.
+# - Evaluate in :meth:`~torch.nn.Module.eval` mode under :class:`torch.no_grad`, on data
+#   held out from training, then switch :meth:`~torch.nn.Module.train` mode back on.
 # - :func:`~torch.nn.functional.cross_entropy` takes logits; the largest
 #   logit is the predicted class, and the softmax is only needed for
 #   probabilities.
@@ -397,4 +396,5 @@ plt.show()
 #   history; a confusion matrix shows which classes get mixed up.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_04_loss_functions.py`,
-# which compares the losses a training loop can minimise.
+# which compares the losses a training loop can minimise. Exercises for this page:
+# :ref:`exercises-training-03`.

@@ -386,8 +386,7 @@ torch.testing.assert_close(leaf.grad, 2 * grad_sum / 5)
 # - For yes-or-no targets, pass logits to :class:`~torch.nn.BCEWithLogitsLoss`,
 #   with float targets of the same shape. A sigmoid followed by
 #   :class:`~torch.nn.BCELoss` loses confidently wrong examples in float32
-#   (loss clamped at 100, gradient 0): for target 0, above a logit of about
-#   16.6.
+#   (loss clamped at 100, gradient 0): for target 0, above a logit of about 16.6.
 # - ``reduction="mean"`` divides by the number of elements (``N`` for
 #   cross-entropy on ``(N, C)`` logits; with class indices, by the sum of
 #   their class weights with ``weight=``, or by the number of examples kept
@@ -397,4 +396,5 @@ torch.testing.assert_close(leaf.grad, 2 * grad_sum / 5)
 #   ``(softmax - one_hot) / N``.
 #
 # Next, :ref:`sphx_glr_auto_examples_training_plot_05_optimisers_and_learning_rates.py`
-# turns such gradients into steps.
+# turns such gradients into steps. Exercises for this page:
+# :ref:`exercises-training-04`.

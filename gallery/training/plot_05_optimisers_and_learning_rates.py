@@ -396,4 +396,5 @@ for p, k in zip(model.parameters(), kept, strict=True):
 #   the gradients' total norm (and, for plain SGD, the step's length).
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`,
-# which holds data out to see when training starts to overfit.
+# which holds data out to see when training starts to overfit. Exercises for this
+# page: :ref:`exercises-training-05`.

@@ -396,5 +396,5 @@ else:
 #   :func:`~torch.nn.functional.dropout` needs ``training=self.training``.
 # - ``model.apply(init_weights)`` with :mod:`torch.nn.init` sets each layer.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`,
-# which makes a run give the same numbers every time.
+# Next: :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`, which
+# repeats a run bit for bit. Exercises for this page: :ref:`exercises-training-06`.

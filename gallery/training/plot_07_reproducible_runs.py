@@ -396,4 +396,5 @@ if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
 #   across releases, platforms, or CPU and GPU.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`,
-# which saves a trained model and loads it back, safely.
+# which saves a trained model and loads it back, safely. Exercises for this
+# page: :ref:`exercises-training-07`.

@@ -397,4 +397,4 @@ workdir.cleanup()
 #   same tensor bytes as a ``.pt`` file, with less bookkeeping around them.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`,
-# which saves a whole training run and resumes it.
+# which saves and resumes a run. Exercises for this page: :ref:`exercises-training-08`.

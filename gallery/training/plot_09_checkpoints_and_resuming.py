@@ -279,4 +279,5 @@ workdir.cleanup()
 #   a failed :func:`torch.save` over it leaves a broken file.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`,
-# which trains one model in several processes at once.
+# which trains one model in several processes at once. Exercises for this
+# page: :ref:`exercises-training-09`.

@@ -396,3 +396,4 @@ else:
 #
 # Next: :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`
 # starts the last section, on measuring and speeding up code like this.
+# Exercises for this page: :ref:`exercises-training-10`.

@@ -1,0 +1,400 @@
+"""
+Exercises: performance
+======================
+
+Exercises for the pages of the performance section, each with a solution
+behind a toggle and a check that tells you whether an answer is right.
+"""
+
+# %%
+# The checks run on the CPU. Times differ between machines and runs, so each
+# check tests what holds on any machine, not how fast it is.
+import math
+import re
+
+import torch
+import torch._dynamo
+from torch import nn
+from torch.profiler import ProfilerActivity, profile, record_function, schedule
+from torch.utils.benchmark import Compare, Measurement, Timer
+from torch.utils.flop_counter import FlopCounterMode
+
+from tutorial_utils.environment import environment_summary
+
+print(environment_summary("cpu"))
+
+# %%
+# .. _exercises-performance-01:
+#
+# Timing PyTorch code
+# -------------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
+# The first two exercises time sums of these numbers:
+torch.manual_seed(0)
+numbers = torch.rand(10**4, dtype=torch.float64)
+
+# %%
+# **Exercise 1.** Make ``answer``: the
+# :class:`~torch.utils.benchmark.Measurement` of ``numbers.sum()`` that a
+# :class:`torch.utils.benchmark.Timer` running it on two threads returns from
+# ``blocked_autorange(min_run_time=0.05)``. Print its median, not itself.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+timer = Timer("numbers.sum()", globals={"numbers": numbers}, num_threads=2)
+answer = timer.blocked_autorange(min_run_time=0.05)
+print(f"median of one call: {answer.median * 1e6:.1f} us")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(answer, Measurement), "Exercise 1: answer is not a Measurement"
+assert "sum" in answer.task_spec.stmt, "Exercise 1: the statement timed is no sum"
+assert answer.task_spec.num_threads == 2, "Exercise 1: not on 2 threads: num_threads="
+print("Exercise 1: right")
+
+# %%
+# **Exercise 2.** Make ``table``: the text (a ``str``) of a
+# :class:`~torch.utils.benchmark.Compare` table of two Measurements of
+# ``numbers.sum()``, on one thread and on two, each with ``description="sum"``.
+# Unlike a printed Measurement, it must hold no memory address.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+timers = [
+    Timer("numbers.sum()", num_threads=n, description="sum", globals=globals())
+    for n in (1, 2)
+]
+table = str(Compare([timer.blocked_autorange(min_run_time=0.05) for timer in timers]))
+print(table)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (a Compare table groups its rows under ``1 threads:`` and so on):
+assert isinstance(table, str), "Exercise 2: table is not a str"
+assert not re.search(r"0x[0-9A-Fa-f]+", table), "Exercise 2: a memory address"
+for threads in (1, 2):
+    assert f"{threads} threads:" in table, f"Exercise 2: no row on {threads} thread(s)"
+print("Exercise 2: right")
+
+# %%
+# .. _exercises-performance-02:
+#
+# Matrix products and peak rates
+# ------------------------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`.
+# The exercises use two float32 matrices and a small network:
+torch.manual_seed(0)
+a, b = torch.randn(256, 256), torch.randn(256, 256)
+net = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+
+# %%
+# **Exercise 3.** Make ``measurement``: the Measurement of ``a @ b`` from a
+# :class:`~torch.utils.benchmark.Timer` on one thread
+# (``blocked_autorange(min_run_time=0.05)``), and ``rate``: the floating-point
+# operations per second (a ``float``) of its median, the work counted by hand.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+timer = Timer("a @ b", globals={"a": a, "b": b})
+measurement = timer.blocked_autorange(min_run_time=0.05)
+rate = 2 * 256**3 / measurement.median  # 2·m·k·n operations
+print(f"{rate / 1e9:.1f} GFLOP/s")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (one CPU thread stays far below 10¹³ float32 FLOP/s, 10 TFLOP/s):
+assert isinstance(rate, float), "Exercise 3: rate is not a float"
+assert measurement.task_spec.num_threads == 1, "Exercise 3: not timed on one thread"
+work = rate * measurement.median  # 2·256³ operations, worked out by hand:
+assert math.isclose(work, 33_554_432), "Exercise 3: not 2·256³ operations a median"
+assert 0 < rate < 1e13, "Exercise 3: a rate no CPU thread can reach"
+print("Exercise 3: right")
+
+# %%
+# **Exercise 4.** Predict, without running a counter, how many floating-point
+# operations ``FlopCounterMode`` counts for one forward pass of ``net`` on a
+# :term:`batch` of 32 inputs, and make ``answer``: that number, an ``int``
+# worked out by hand. The check counts.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+# Two products, 2·m·k·n each; adding the bias and ReLU count 0.
+answer = 2 * 32 * 64 * 128 + 2 * 32 * 128 * 10
+print(f"{answer:,}")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(answer, int), "Exercise 4: answer is not an int"
+with FlopCounterMode(display=False) as counter:
+    net(torch.randn(32, 64))
+assert answer == counter.get_total_flops(), (
+    "Exercise 4: not the count: 2·m·k·n per matrix product, 0 for the rest"
+)
+print("Exercise 4: right")
+
+# %%
+# .. _exercises-performance-03:
+#
+# Profiling a training loop
+# -------------------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`. Both use ``x``:
+torch.manual_seed(0)
+x = torch.randn(1000)
+
+# %%
+# **Exercise 5.** Make ``prof``: a :class:`torch.profiler.profile` (CPU
+# activity) that recorded ``(x - x.mean()) / x.std()`` inside a
+# :class:`~torch.profiler.record_function` region named ``"standardise"``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+prof = profile(activities=[ProfilerActivity.CPU])
+with prof, record_function("standardise"):
+    (x - x.mean()) / x.std()
+print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=3))
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check looks for the region, once, with the mean and the std inside it:
+assert isinstance(prof, profile), "Exercise 5: prof is not a torch.profiler.profile"
+regions = [event for event in prof.events() if event.name == "standardise"]
+assert len(regions) == 1, f"Exercise 5: {len(regions)} 'standardise' regions, not 1"
+children = {child.name for child in regions[0].cpu_children}
+assert {"aten::mean", "aten::std"} <= children, "Exercise 5: not inside the region"
+print("Exercise 5: right")
+
+# %%
+# **Exercise 6.** Make ``prof``: a profiler with ``schedule(wait=2, warmup=1,
+# active=3, repeat=1)`` that runs 8 steps, each computing
+# ``(x - x.mean()) / x.std()`` in a region named ``"step work"`` and then
+# calling ``prof.step()``. Predict how many ``"step work"`` events it keeps.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+cycle = schedule(wait=2, warmup=1, active=3, repeat=1)
+prof = profile(activities=[ProfilerActivity.CPU], schedule=cycle)
+with prof:
+    for _ in range(8):
+        with record_function("step work"):
+            (x - x.mean()) / x.std()
+        prof.step()
+print(sum(event.name == "step work" for event in prof.events()), "kept")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (the waiting and warm-up steps record nothing; no repeat):
+assert isinstance(prof, profile), "Exercise 6: prof is not a torch.profiler.profile"
+assert prof.profiler is not None, "Exercise 6: no step recorded: call prof.step()"
+kept = sum(event.name == "step work" for event in prof.events())
+assert kept == 3, f"Exercise 6: {kept} 'step work' events kept, not 3"
+print("Exercise 6: right")
+
+# %%
+# .. _exercises-performance-04:
+#
+# Mixed precision
+# ---------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_04_mixed_precision.py`.
+# The exercises use two float32 matrices and small :term:`gradients <gradient>`:
+torch.manual_seed(0)
+p, q = torch.randn(64, 64), torch.randn(64, 64)
+grads = torch.tensor([3e-9, 1e-4, 1.0])
+assert grads.half()[0] == 0  # 3e-9 is under half of float16's smallest, 2⁻²⁴
+
+# %%
+# **Exercise 7.** Make ``product``: ``p @ q`` computed under CPU
+# :class:`torch.autocast` in bfloat16 (:term:`mixed precision`).
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+    product = p @ q
+print(product.dtype)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check: one bfloat16 rounding, relative, from the float64 product of
+# ``p`` and ``q`` rounded to bfloat16 (``atol`` allows for float32 sums):
+assert isinstance(product, torch.Tensor), "Exercise 7: product is not a tensor"
+assert product.dtype == torch.bfloat16, f"Exercise 7: dtype {product.dtype}"
+exact = p.bfloat16().double() @ q.bfloat16().double()
+eps = torch.finfo(torch.bfloat16).eps
+close = torch.allclose(product.double(), exact, rtol=eps / 2, atol=1e-3)
+assert close, "Exercise 7: more than one bfloat16 rounding from p @ q"
+print("Exercise 7: right")
+
+# %%
+# **Exercise 8.** In float16, the smallest of ``grads`` would
+# :term:`underflow` to 0. Make ``scale``: the only power of two for which
+# every scaled gradient, ``grads * scale``, is a normal float16 number, from
+# ``torch.finfo(torch.float16).tiny`` to its ``max`` (:term:`loss scaling`).
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+# 3e-9 · scale >= 6.1e-5 needs scale > 20345; 1.0 · scale <= 65504: 2¹⁵.
+scale = 2.0**15
+print((grads * scale).half())
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (the range, then at most one float16 rounding of error):
+assert isinstance(scale, (int, float)), "Exercise 8: scale is not a number"
+f16 = torch.finfo(torch.float16)
+scaled = grads * scale
+assert scaled.min() >= f16.tiny, "Exercise 8: the smallest still underflows"
+assert scaled.max() <= f16.max, "Exercise 8: the largest overflows to inf"
+assert math.log2(scale).is_integer(), f"Exercise 8: {scale} is no power of two"
+back = scaled.half().float() / scale  # exact but for the rounding to float16
+close = torch.allclose(back, grads, rtol=f16.eps / 2, atol=0)
+assert close, "Exercise 8: more than one float16 rounding of error"
+print("Exercise 8: right")
+
+# %%
+# .. _exercises-performance-05:
+#
+# Compiling with torch.compile
+# ----------------------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`.
+# Neither exercise generates a :term:`kernel`, so both take a moment.
+
+
+def shrink(x):
+    if x.sum() > 0:
+        return x / 2
+    return x
+
+
+# %%
+# **Exercise 9.** ``shrink`` has a :term:`graph break` at its ``if``. Make
+# ``answer``: a function that returns the same as ``shrink`` for any float
+# tensor, which ``torch._dynamo.explain`` records as one graph, with no break.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+
+# %%
+def shrink_where(x):
+    return torch.where(x.sum() > 0, x / 2, x)
+
+
+answer = shrink_where
+print(torch._dynamo.explain(answer)(x).graph_count, "graph")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (``torch._dynamo.explain`` forgets what was compiled before):
+assert callable(answer), "Exercise 9: answer is not a function"
+explained = torch._dynamo.explain(answer)(torch.ones(3))
+assert explained.graph_break_count == 0, "Exercise 9: a graph break remains"
+assert explained.graph_count == 1, f"Exercise 9: {explained.graph_count} graphs"
+for sample in torch.tensor([[1.0, -3.0, 5.0], [1.0, -5.0, 3.0], [1.0, -1.0, 0.0]]):
+    assert torch.equal(answer(sample), shrink(sample)), (
+        f"Exercise 9: for {sample.tolist()}, not what shrink returns"
+    )
+print("Exercise 9: right")
+
+# %%
+# **Exercise 10.** Make ``graphs``, an empty list, and
+# ``counting_backend(graph_module, example_inputs)``, a backend that appends
+# each graph module it receives to ``graphs`` and returns
+# ``graph_module.forward``. Make ``compiled``: :func:`torch.cos` compiled with
+# it and ``dynamic=False``; call it on float32 tensors of 3, 4 and 3 elements,
+# then a float64 one of 3. Predict how many graphs ``graphs`` then holds.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+graphs = []
+
+
+def counting_backend(graph_module, example_inputs):
+    graphs.append(graph_module)
+    return graph_module.forward
+
+
+compiled = torch.compile(torch.cos, backend=counting_backend, dynamic=False)
+for size in (3, 4, 3):
+    compiled(torch.ones(size))
+compiled(torch.ones(3, dtype=torch.float64))
+print(len(graphs), "graphs")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (with ``dynamic=False``, a new size or dtype compiles again):
+assert callable(compiled), "Exercise 10: compiled is not a function"
+modules = all(isinstance(g, torch.fx.GraphModule) for g in graphs)
+assert modules, "Exercise 10: graphs holds something other than graph modules"
+assert len(graphs) == 3, f"Exercise 10: {len(graphs)} graphs, not 3"
+compiled(torch.ones(3))  # a size and dtype seen before: no new graph
+assert len(graphs) == 3, "Exercise 10: a size seen before compiled again"
+print("Exercise 10: right")

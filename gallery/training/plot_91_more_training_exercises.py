@@ -1,0 +1,400 @@
+"""
+Exercises: training, part two
+=============================
+
+Exercises for the training pages on validation, reproducible runs, saving,
+checkpoints and several processes, each with a solution behind a toggle and a
+check that tells you whether an answer is right.
+"""
+
+# %%
+# The checks run on the CPU. Files the exercises write are deleted after use.
+import random
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset, random_split
+from torch.utils.data.distributed import DistributedSampler
+
+from tutorial_utils.data import toy_datasets, toy_tensors
+from tutorial_utils.environment import environment_summary
+from tutorial_utils.models import NeuralNetwork
+from tutorial_utils.training import train_one_epoch
+
+print(environment_summary("cpu"))
+
+# %%
+# .. _exercises-training-06:
+#
+# Validation and overfitting
+# --------------------------
+# For :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`.
+# Exercise 2 uses ``net``, a new module (so in training mode) ending in :term:`dropout`.
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(p=0.5))
+X_train, y_train, _, _ = toy_tensors()
+
+# %%
+# **Exercise 1.** Define ``parts``: ``range(50)`` split at random into 80 % for
+# training and 20 % for a :term:`validation set`, in that order, by
+# :func:`~torch.utils.data.random_split` with a generator of its own seeded
+# with 0.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+generator = torch.Generator().manual_seed(0)
+parts = random_split(range(50), [0.8, 0.2], generator=generator)
+print(list(parts[1]))
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(parts, list), "Exercise 1: parts is not a list"
+assert [len(part) for part in parts] == [40, 10], "Exercise 1: not 40 and 10 items"
+shuffled = torch.randperm(50, generator=torch.Generator().manual_seed(0)).tolist()
+assert list(parts[0]) + list(parts[1]) == shuffled, "Exercise 1: not seed 0's split"
+print("Exercise 1: right")
+
+# %%
+# **Exercise 2.** Define ``val_loss``: the mean cross-entropy :term:`loss` of
+# ``net`` on ``X_train`` and ``y_train``, computed as a validation pass
+# computes it: in evaluation mode and without recording a
+# :term:`computational graph`.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+net.eval()
+with torch.no_grad():
+    val_loss = F.cross_entropy(net(X_train), y_train)
+print(val_loss)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(val_loss, torch.Tensor), "Exercise 2: val_loss is not a tensor"
+assert val_loss.grad_fn is None, "Exercise 2: a graph was recorded (torch.no_grad?)"
+by_hand = F.cross_entropy(X_train @ net[0].weight.T + net[0].bias, y_train)
+assert torch.allclose(val_loss, by_hand), "Exercise 2: not the loss without dropout"
+print("Exercise 2: right")
+
+# %%
+# .. _exercises-training-07:
+#
+# Reproducible runs
+# -----------------
+# For :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`.
+# Exercise 4 uses ``numbers``, a data set of the numbers 0 to 7.
+numbers = TensorDataset(torch.arange(8))
+
+# %%
+# **Exercise 3.** Seed Python's :mod:`random`, NumPy's global generator and
+# PyTorch's with 7 (:term:`seed`), then define ``draws``: the tuple
+# ``(random.random(), np.random.rand(), torch.rand(1).item())``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+random.seed(7)
+np.random.seed(7)  # noqa: NPY002 (the global generator is the point here)
+torch.manual_seed(7)
+draws = (random.random(), np.random.rand(), torch.rand(1).item())  # noqa: NPY002
+print(draws)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(draws, tuple), "Exercise 3: draws is not a tuple"
+expected = (random.Random(7).random(), np.random.RandomState(7).rand())
+expected += (torch.rand(1, generator=torch.Generator().manual_seed(7)).item(),)
+assert draws == expected, "Exercise 3: not the numbers that seed 7 gives all three"
+print("Exercise 3: right")
+
+# %%
+# **Exercise 4.** Define a function ``make_loader(seed)`` that returns a
+# :class:`~torch.utils.data.DataLoader` over ``numbers`` in shuffled batches
+# of 4, whose order depends on ``seed`` only: not on what the program draws
+# from PyTorch's global generator, before or after the loader is made.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+
+# %%
+def make_loader(seed):
+    generator = torch.Generator().manual_seed(seed)
+    return DataLoader(numbers, batch_size=4, shuffle=True, generator=generator)
+
+
+print([batch.tolist() for (batch,) in make_loader(3)])
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert callable(make_loader), "Exercise 4: make_loader is not a function"
+orders = []
+for before, after in ((0, 1), (2, 3)):
+    torch.manual_seed(before)
+    loader = make_loader(3)
+    torch.manual_seed(after)
+    orders.append([batch.tolist() for (batch,) in loader])
+assert orders[0] != [[0, 1, 2, 3], [4, 5, 6, 7]], "Exercise 4: not shuffled"
+assert orders[0] == orders[1], "Exercise 4: the order follows the global generator"
+print("Exercise 4: right")
+
+# %%
+# .. _exercises-training-08:
+#
+# Saving and loading a model
+# --------------------------
+# For :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`.
+torch.manual_seed(0)
+model = NeuralNetwork(2, 2)
+weights_file = Path("plot_91_weights.pt")
+
+# %%
+# **Exercise 5.** Save the :term:`state dict` of ``model`` to ``weights_file``,
+# then define ``loaded_model``: a new ``NeuralNetwork(2, 2)`` holding the
+# weights read back from that file, with ``weights_only=True``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+torch.save(model.state_dict(), weights_file)
+loaded_model = NeuralNetwork(2, 2)
+print(loaded_model.load_state_dict(torch.load(weights_file, weights_only=True)))
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(loaded_model, NeuralNetwork), "Exercise 5: not a NeuralNetwork"
+assert loaded_model is not model, "Exercise 5: loaded_model is model itself"
+pairs = zip(loaded_model.parameters(), model.parameters(), strict=True)
+assert all(torch.equal(a, b) for a, b in pairs), "Exercise 5: other weights"
+print("Exercise 5: right")
+
+# %%
+# **Exercise 6.** Define ``partial``, a new ``NeuralNetwork(2, 2)``, and load
+# into it every tensor in ``weights_file`` but ``layers.4.bias`` (it keeps its
+# own); ``result`` is what :meth:`~torch.nn.Module.load_state_dict` returns.
+# Predict its two lists before you run it.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+partial = NeuralNetwork(2, 2)
+weights = torch.load(weights_file, weights_only=True)
+del weights["layers.4.bias"]
+result = partial.load_state_dict(weights, strict=False)
+print(result)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert hasattr(result, "missing_keys"), "Exercise 6: not what load_state_dict returns"
+assert result.missing_keys == ["layers.4.bias"], "Exercise 6: other missing keys"
+assert not result.unexpected_keys, "Exercise 6: there should be no unexpected keys"
+pairs = zip(partial.parameters(), model.parameters(), strict=True)
+kept = [torch.equal(a, b) for a, b in pairs]
+assert kept == [True] * 5 + [False], "Exercise 6: not all but layers.4.bias loaded"
+print("Exercise 6: right")
+
+# %%
+# .. _exercises-training-09:
+#
+# Checkpoints and resuming a run
+# ------------------------------
+# For :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`.
+train_ds, _ = toy_datasets()
+loader = DataLoader(train_ds, batch_size=2, shuffle=True)
+checkpoint_file = Path("plot_91_checkpoint.pt")
+torch.manual_seed(0)
+run = NeuralNetwork(2, 2)
+sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
+for _ in range(2):
+    train_one_epoch(run, loader, sgd)
+
+# %%
+# **Exercise 7.** ``run`` has trained for 2 :term:`epochs <epoch>` with
+# ``sgd``. Define ``checkpoint``, a :term:`checkpoint` of what the run needs to
+# go on, as a dictionary with the keys ``"model"``, ``"optimizer"``, ``"epoch"``
+# and ``"rng"`` (PyTorch's random state), and save it to ``checkpoint_file``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+checkpoint = {"model": run.state_dict(), "optimizer": sgd.state_dict()}
+checkpoint |= {"epoch": 2, "rng": torch.get_rng_state()}
+torch.save(checkpoint, checkpoint_file)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(checkpoint, dict), "Exercise 7: checkpoint is not a dictionary"
+saved = torch.load(checkpoint_file, weights_only=True)
+keys = {"model", "optimizer", "epoch", "rng"}
+assert keys <= set(saved), f"Exercise 7: the file lacks {sorted(keys - set(saved))}"
+assert saved["epoch"] == 2, "Exercise 7: the run has done 2 epochs"
+assert torch.equal(saved["rng"], torch.get_rng_state()), "Exercise 7: not the rng state"
+weight = saved["model"]["layers.0.weight"]
+assert torch.equal(weight, run.layers[0].weight), "Exercise 7: not run's weights"
+assert saved["optimizer"]["state"], "Exercise 7: no optimiser state (momentum)"
+print("Exercise 7: right")
+torch.manual_seed(999)  # a new process would start from another random state
+
+# %%
+# **Exercise 8.** The check above reseeded PyTorch: a new process has another
+# random state. Define ``resumed``, a ``NeuralNetwork(2, 2)``, and ``resumed_sgd``,
+# SGD with ``sgd``'s settings; restore them and the random state from
+# ``checkpoint_file``, then train them for epochs 3 and 4 with ``loader``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+restored = torch.load(checkpoint_file, weights_only=True)
+resumed = NeuralNetwork(2, 2)
+resumed_sgd = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
+resumed.load_state_dict(restored["model"])
+resumed_sgd.load_state_dict(restored["optimizer"])
+torch.set_rng_state(restored["rng"])
+for _ in range(restored["epoch"], 4):
+    train_one_epoch(resumed, loader, resumed_sgd)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check compares with a run of 4 epochs without a break:
+assert isinstance(resumed_sgd, torch.optim.SGD), "Exercise 8: resumed_sgd is not SGD"
+torch.manual_seed(0)
+reference = NeuralNetwork(2, 2)
+reference_sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
+for _ in range(4):
+    train_one_epoch(reference, loader, reference_sgd)
+pairs = zip(resumed.parameters(), reference.parameters(), strict=True)
+assert all(torch.equal(a, b) for a, b in pairs), "Exercise 8: not that run's weights"
+print("Exercise 8: right")
+for path in (weights_file, checkpoint_file):  # the page's files: no longer needed
+    path.unlink(missing_ok=True)
+
+# %%
+# .. _exercises-training-10:
+#
+# Training on several processes
+# -----------------------------
+# For :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
+# In exercise 10, two processes each hold a copy of ``replica``.
+torch.manual_seed(123)
+replica = NeuralNetwork(2, 2)
+
+# %%
+# **Exercise 9.** Define ``shares``: the list of the index lists that a
+# :class:`~torch.utils.data.distributed.DistributedSampler` over ``range(10)``
+# with ``shuffle=False`` gives the processes of :term:`process rank` 0, 1 and 2
+# in a :term:`world size` of 3. Predict them first.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+shares = [
+    list(DistributedSampler(range(10), num_replicas=3, rank=rank, shuffle=False))
+    for rank in range(3)
+]
+print(shares)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check: padded to 12 by repeating the first indices, then every third.
+assert isinstance(shares, list), "Exercise 9: shares is not a list"
+expected = [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
+assert [list(share) for share in shares] == expected, "Exercise 9: other shares"
+print("Exercise 9: right")
+
+# %%
+# **Exercise 10.** Two processes compute the :term:`gradient` of the mean
+# cross-entropy of ``replica`` on samples ``[0, 2, 4]`` and ``[1, 3, 0]`` of
+# ``X_train``, ``y_train``. Define ``averaged``: for each parameter, the mean of
+# the two gradients (what DDP's all-reduce leaves in both), in a list.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+gradients = []
+for share in ([0, 2, 4], [1, 3, 0]):
+    replica.zero_grad()
+    F.cross_entropy(replica(X_train[share]), y_train[share]).backward()
+    gradients.append([p.grad.clone() for p in replica.parameters()])
+averaged = [(a + b) / 2 for a, b in zip(*gradients, strict=True)]
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check: the gradient of the mean loss over all six samples at once.
+assert isinstance(averaged, list), "Exercise 10: averaged is not a list"
+everything = [0, 2, 4, 1, 3, 0]
+loss = F.cross_entropy(replica(X_train[everything]), y_train[everything])
+expected = torch.autograd.grad(loss, list(replica.parameters()))
+assert len(averaged) == len(expected), "Exercise 10: not one gradient per parameter"
+pairs = zip(averaged, expected, strict=True)
+close = [torch.allclose(a, e, atol=1e-6) for a, e in pairs]
+assert all(close), "Exercise 10: not the mean gradient over the six samples"
+print("Exercise 10: right")
