@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from build_facts import CHROMIUM_FLAGS
 
-from sitebuild import FIRST_PAGE, ROOT, page_of
+from sitebuild import FIRST_PAGE, ROOT, SCRIPTS, page_of
 
 pytestmark = pytest.mark.docs
 
@@ -359,4 +359,20 @@ def test_a_pasted_error_message_finds_its_atlas_entry(
     screenshot(page, "search-error")
     page.context.close()
     assert not misses, "\n".join(misses)
+    assert not errors
+
+
+def test_an_exercise_solution_stays_folded_until_asked(
+    browser: Any, server: str, site: Path
+) -> None:
+    script = next(s for s in SCRIPTS if "exercises" in s.stem)
+    page, errors = open_page(browser, gallery_url(server, site, script))
+    solution = page.locator("details.solution").first
+    code = solution.locator("div.highlight").first
+    assert solution.get_attribute("open") is None
+    assert not code.is_visible(), "the solution shows before the reader asks"
+    solution.locator("summary").click()
+    assert code.is_visible(), "the toggle does not open the solution"
+    screenshot(page, "exercise-open")
+    page.context.close()
     assert not errors
