@@ -45,6 +45,7 @@ print(answer)
 assert isinstance(answer, torch.Tensor), "Exercise 1: answer is not a tensor"
 assert w.is_leaf, "Exercise 1: w is not a leaf: create it directly"
 assert w.requires_grad, "Exercise 1: w does not require gradients"
+assert w.dtype == torch.float32, f"Exercise 1: w is {w.dtype}, not float32"
 assert w.grad is None, "Exercise 1: w.grad was filled: use torch.autograd.grad"
 assert answer.tolist() == [2.0, -4.0, 6.0], "Exercise 1: not 2·w, the derivative of w²"
 print("Exercise 1: right")
@@ -215,20 +216,27 @@ print("Exercise 5: right")
 S = torch.tensor([[1.0, 2.0], [2.0, 1.0]])
 
 # %%
-# **Exercise 6.** Make ``answer``: the :term:`condition number` of ``S``,
-# computed from its eigenvalues (:func:`torch.linalg.eigvalsh`), without
-# :func:`torch.linalg.cond` or a function that returns singular values. Work
-# out the eigenvalues first: one of them is negative.
+# **Exercise 6.** Define ``condition(matrix)``, a function that returns the
+# :term:`condition number` of a symmetric ``matrix`` (a one-element tensor or a
+# ``float``), computed from its eigenvalues (:func:`torch.linalg.eigvalsh`),
+# without :func:`torch.linalg.cond` or a function that returns singular values.
+# Make ``answer = condition(S)``. Work out the eigenvalues of ``S`` first: one
+# of them is negative.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
+
 # %%
 # The singular values of a symmetric matrix are the absolute values of its
 # eigenvalues, here -1 and 3: the largest over the smallest is 3, not -3.
-magnitudes = torch.linalg.eigvalsh(S).abs()
-answer = magnitudes.max() / magnitudes.min()
+def condition(matrix):
+    magnitudes = torch.linalg.eigvalsh(matrix).abs()
+    return magnitudes.max() / magnitudes.min()
+
+
+answer = condition(S)
 print(answer)
 
 # %%
@@ -237,14 +245,22 @@ print(answer)
 #    </details>
 
 # %%
-# The check compares with ``torch.linalg.cond`` and with 3, worked out by hand:
-assert isinstance(answer, torch.Tensor), "Exercise 6: answer is not a tensor"
-assert answer.numel() == 1, "Exercise 6: answer should hold one number"
-assert abs(answer.item() - 3.0) < 1e-5, (
+# The check compares with 3, worked out by hand, and with ``torch.linalg.cond``,
+# then tries ``condition`` on a matrix whose eigenvalues are -5 and 1:
+assert isinstance(answer, (torch.Tensor, float)), "Exercise 6: answer is no number"
+assert not isinstance(answer, torch.Tensor) or answer.numel() == 1, (
+    "Exercise 6: answer should hold one number"
+)
+assert abs(float(answer) - 3.0) < 1e-5, (
     "Exercise 6: not the condition number: largest singular value over the "
     "smallest, and a symmetric matrix's are the |eigenvalues|"
 )
-assert abs(answer.item() - torch.linalg.cond(S).item()) < 1e-5, (
+assert abs(float(answer) - torch.linalg.cond(S).item()) < 1e-5, (
     "Exercise 6: not cond(S)"
+)
+S2 = torch.tensor([[-2.0, 3.0], [3.0, -2.0]])  # eigenvalues -2 ± 3: cond is 5
+assert abs(float(condition(S2)) - 5.0) < 1e-5, (
+    f"Exercise 6: condition(S2) is {float(condition(S2)):.4g}, not 5: "
+    "order the eigenvalues by |value|, not by value"
 )
 print("Exercise 6: right")

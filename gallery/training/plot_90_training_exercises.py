@@ -7,7 +7,6 @@ solution behind a toggle and a check that says whether an answer is right.
 """
 
 # %%
-# The checks run on the CPU; the training in them takes a few steps.
 import math
 
 import torch
@@ -30,8 +29,7 @@ print(environment_summary("cpu"))
 # ``net = torch.nn.Sequential(torch.nn.Linear(10, 16), torch.nn.ReLU(),
 # torch.nn.Linear(16, 4))`` and take ``x = torch.rand(3, 10)``. Define
 # ``probas``: the class probabilities that ``net`` gives for the three samples
-# of ``x``, one row per sample, computed without recording a
-# :term:`computational graph`.
+# of ``x``, one row per sample, with no :term:`computational graph`.
 #
 # .. raw:: html
 #
@@ -56,7 +54,7 @@ print(probas)
 # The check:
 assert isinstance(probas, torch.Tensor), "Exercise 1: probas is not a tensor"
 assert probas.shape == (3, 4), f"Exercise 1: shape {tuple(probas.shape)}, not (3, 4)"
-assert probas.grad_fn is None, "Exercise 1: a graph was recorded; use torch.no_grad()"
+assert probas.grad_fn is None, "Exercise 1: a graph is attached; use torch.no_grad()"
 exp = net(x).detach().exp()
 msg = "Exercise 1: not the softmax of the logits net(x) over the classes (dim=1)"
 torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True), msg=msg)
@@ -91,7 +89,6 @@ print(hidden, model)
 assert isinstance(model, torch.nn.Module), "Exercise 2: model is not a module"
 counted = sum(p.numel() for p in model.parameters())
 assert counted == 1063, f"Exercise 2: model has {counted} parameters, not 1,063"
-assert model[0].bias is None, "Exercise 2: the first layer should have no bias"
 assert model[0].out_features == hidden, "Exercise 2: model does not use hidden units"
 print("Exercise 2: right")
 
@@ -104,8 +101,8 @@ print("Exercise 2: right")
 #
 # **Exercise 3.** Write a map-style :class:`~torch.utils.data.Dataset` class
 # ``Squares``: ``Squares(n)`` holds ``n`` samples, sample ``i`` being the pair
-# ``(torch.tensor(float(i)), torch.tensor(float(i**2)))``, computed only when
-# asked for. Define ``squares = Squares(10)``.
+# of float tensors ``(torch.tensor(float(i)), torch.tensor(float(i**2)))``.
+# Define ``squares = Squares(10)``.
 #
 # .. raw:: html
 #
@@ -139,6 +136,7 @@ assert len(squares) == 10, f"Exercise 3: len(squares) is {len(squares)}, not 10"
 for i in range(10):
     feature, target = squares[i]
     assert (feature.item(), target.item()) == (i, i * i), f"Exercise 3: sample {i}"
+    assert feature.dtype == target.dtype == torch.float32, "Exercise 3: not float"
 print("Exercise 3: right")
 
 # %%
@@ -194,8 +192,7 @@ print("Exercise 4: right")
 # %%
 torch.manual_seed(0)
 classifier = torch.nn.Linear(2, 2)
-train_ds, test_ds = toy_datasets()
-train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
+train_loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
 optimizer = torch.optim.SGD(classifier.parameters(), lr=0.5)
 losses = []
 for _ in range(3):
@@ -213,17 +210,28 @@ print([round(value, 3) for value in losses])
 #    </details>
 
 # %%
-# The check:
+# The check: the same run by hand, the loader's shuffle too (per epoch, 2 draws).
 assert isinstance(losses, list), "Exercise 5: losses is not a list"
-assert len(losses) == 9, f"Exercise 5: {len(losses)} losses, not 3 epochs of 3 batches"
-assert all(isinstance(value, float) for value in losses), "Exercise 5: use .item()"
+floats = [v for v in losses if isinstance(v, float)]
+assert len(floats) == 9, "Exercise 5: not 9 losses as Python floats (use .item())"
 X_train, y_train = toy_datasets()[0].tensors
+draw = torch.empty((), dtype=torch.int64).random_
 torch.manual_seed(0)
-untrained = torch.nn.Linear(2, 2)
-with torch.no_grad():
-    before = F.cross_entropy(untrained(X_train), y_train)
-    after = F.cross_entropy(classifier(X_train), y_train)
-assert after < before / 4, "Exercise 5: the training loss has not fallen fourfold"
+params = [p.detach().requires_grad_() for p in torch.nn.Linear(2, 2).parameters()]
+expected = []
+for _ in range(3):
+    draw()
+    order = torch.randperm(5, generator=torch.Generator().manual_seed(int(draw())))
+    for batch in order.split(2):
+        loss = F.cross_entropy(X_train[batch] @ params[0].T + params[1], y_train[batch])
+        expected.append(loss.item())
+        step = zip(params, torch.autograd.grad(loss, params), strict=True)
+        params = [(p - 0.5 * g).detach().requires_grad_() for p, g in step]
+pairs = zip(losses, expected, strict=True)
+assert all(math.isclose(a, e, rel_tol=1e-5) for a, e in pairs), (
+    "Exercise 5: not that run's losses (zero_grad? lr? order?)"
+)
+assert torch.allclose(classifier.weight, params[0]), "Exercise 5: other weights"
 print("Exercise 5: right")
 
 # %%
@@ -254,7 +262,7 @@ w = torch.tensor([1.0, -2.0], requires_grad=True)
 for _ in range(3):
     (w**2).sum().backward()
 msg = "Exercise 6: not what three backward passes leave in w.grad"
-torch.testing.assert_close(predicted, w.grad, msg=msg)
+torch.testing.assert_close(predicted, w.grad, check_dtype=False, msg=msg)
 print("Exercise 6: right")
 
 # %%
@@ -290,8 +298,7 @@ print(targets, F.cross_entropy(logits, targets))
 # The check:
 assert isinstance(targets, torch.Tensor), "Exercise 7: targets is not a tensor"
 assert targets.dtype == torch.int64, f"Exercise 7: dtype {targets.dtype}, not int64"
-assert targets.shape == (3,), f"Exercise 7: shape {tuple(targets.shape)}, not (3,)"
-assert targets.tolist() == [1, 0, 2], "Exercise 7: not the labels 1, 0, 2"
+assert targets.tolist() == [1, 0, 2], "Exercise 7: not the labels 1, 0, 2, in 1-D"
 print("Exercise 7: right")
 
 # %%
@@ -352,11 +359,8 @@ print([(len(g["params"]), g["weight_decay"]) for g in optimizer.param_groups])
 # %%
 # The check:
 assert isinstance(optimizer, torch.optim.AdamW), "Exercise 9: not an AdamW"
-settings = {
-    id(p): (group["lr"], group["weight_decay"])
-    for group in optimizer.param_groups
-    for p in group["params"]
-}
+groups = optimizer.param_groups
+settings = {id(p): (g["lr"], g["weight_decay"]) for g in groups for p in g["params"]}
 for name, p in model.named_parameters():
     wanted, got = (1e-3, 0.0 if name.endswith("bias") else 0.01), settings.get(id(p))
     assert got == wanted, f"Exercise 9: {name} has (lr, decay) {got}, not {wanted}"
@@ -391,7 +395,6 @@ sgd = torch.optim.SGD([p], lr=0.1, momentum=0.9)
 for _ in range(3):
     p.grad = torch.tensor(1.0)
     sgd.step()
-assert math.isclose(after_three, p.item(), abs_tol=1e-6), (
-    f"Exercise 10: {after_three}; each step adds the gradient to 0.9 times the buffer"
-)
+msg = f"Exercise 10: {after_three}; each step adds the gradient to 0.9 times the buffer"
+assert math.isclose(after_three, p.item(), abs_tol=1e-6), msg
 print("Exercise 10: right")
