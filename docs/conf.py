@@ -23,8 +23,11 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.intersphinx",
-    "sphinx_gallery.gen_gallery",
+    # myst_nb and myst_ahead come before Sphinx-Gallery: the MyST notebooks
+    # start in the background before the gallery's pages run.
     "myst_nb",
+    "myst_ahead",  # docs/_ext: the MyST pages' notebooks run side by side
+    "sphinx_gallery.gen_gallery",
     "sphinx_copybutton",
     "sphinx_design",
     "notfound.extension",
@@ -33,7 +36,6 @@ extensions = [
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
     "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
-    "myst_ahead",  # docs/_ext: the MyST pages' notebooks run side by side
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
 ]
 

@@ -56,8 +56,10 @@ def clean_generated(docs: Path) -> list[Path]:
 
 
 #: How every build runs ``sphinx-build``: strict (any warning fails it),
-#: reporting every warning before failing, and with nitpicky references.
-SPHINX_OPTIONS = ("-W", "--keep-going", "-n", "-b", "html")
+#: reporting every warning before failing, with nitpicky references, and
+#: reading and writing pages in one process per CPU (the gallery's pages run
+#: side by side anyway, in Sphinx-Gallery's own worker processes).
+SPHINX_OPTIONS = ("-W", "--keep-going", "-n", "-j", "auto", "-b", "html")
 
 #: How the tests and the Lighthouse session start the system's Chromium:
 #: headless, sandbox-free (CI runs as root), and quiet on the network.
