@@ -132,3 +132,19 @@ def test_clean_keeps_the_keyed_caches_and_nothing_else(tmp_path: Path) -> None:
     assert docs / "execution_times.rst" in removed
     assert build_facts.clean_generated(docs) == []
     assert (ROOT / "docs" / "_ext" / "build_facts.py").is_file()
+
+
+def test_a_background_notebook_run_that_stopped_leaves_them_to_myst_nb() -> None:
+    import threading
+
+    import myst_ahead
+
+    stopped = threading.Thread(target=lambda: None)
+    stopped.start()
+    myst_ahead._Ahead.thread = stopped
+    myst_ahead._Ahead.todo = [(Path("cheatsheet.md"), None, None)]
+    myst_ahead._Ahead.results = []  # the run raised before any result
+    # No cache is touched (the env has none): myst-nb will run the notebook.
+    myst_ahead.cache_notebooks(SimpleNamespace(), SimpleNamespace(), ["cheatsheet"])
+    assert myst_ahead._Ahead.thread is None
+    assert myst_ahead._Ahead.todo == []

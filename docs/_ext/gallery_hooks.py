@@ -708,14 +708,12 @@ def shrink_figures(app: Sphinx) -> None:
             os.utime(png, ns=(old[1], old[1]))
 
 
-#: An exercise's solution sits between these two text cells of its page:
-#: the site shows it behind a "Solution" toggle; the notebook download has an
-#: empty cell for the reader's answer in its place; the ``.py`` download keeps
-#: the solution and drops the two markers.
-SOLUTION_OPENS = (
-    '# .. raw:: html\n#\n#    <details class="solution"><summary>Solution</summary>\n'
-)
-SOLUTION_CLOSES = "# %%\n# .. raw:: html\n#\n#    </details>\n"
+#: An exercise's solution sits between two text cells of its page: one
+#: ending in a ``<details class="solution">`` raw-HTML block, and one of a
+#: ``</details>`` block (README, "Adding a page"). The site shows the solution
+#: behind a "Solution" toggle; the notebook download has an empty cell for the
+#: reader's answer in its place; the ``.py`` download keeps the solution and
+#: drops the two markers, which this matches.
 _SOLUTION_MARKERS = re.compile(
     r"(?<=\n)#\n# \.\. raw:: html\n#\n#    <details class=\"solution\">"
     r"<summary>Solution</summary>\n"
@@ -749,15 +747,6 @@ def exercise_notebook(text: str) -> str:
             answer_next = False
         cells.append(cell)
     notebook["cells"] = cells
-    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
-
-
-def answered_notebook(text: str) -> str:
-    """`text`, an exercise notebook, with each answer cell holding its solution."""
-    notebook = json.loads(text)
-    for cell in notebook["cells"]:
-        if cell["cell_type"] == "code" and "solution" in cell["metadata"]:
-            cell["source"] = cell["metadata"]["solution"]
     return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
 
 

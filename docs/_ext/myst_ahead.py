@@ -88,7 +88,10 @@ def start_notebooks(app: Sphinx) -> None:
     def run_all() -> None:
         workers = min(len(todo), os.cpu_count() or 1)
         with ThreadPoolExecutor(workers) as pool:
-            _Ahead.results = list(pool.map(execute, todo))
+            try:
+                _Ahead.results = list(pool.map(execute, todo))
+            except Exception:  # noqa: BLE001 - myst-nb runs them, and reports
+                _Ahead.results = []
 
     logger.info("running %d MyST notebooks in the background", len(todo))
     _Ahead.todo = todo
@@ -102,6 +105,9 @@ def cache_notebooks(app: Sphinx, env: Any, docnames: list[str]) -> None:
         return
     _Ahead.thread.join()
     _Ahead.thread = None
+    if len(_Ahead.results) != len(_Ahead.todo):
+        _Ahead.todo, _Ahead.results = [], []
+        return  # the run stopped early: myst-nb runs every notebook itself
     from jupyter_cache import get_cache
     from jupyter_cache.base import CacheBundleIn
 
