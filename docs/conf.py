@@ -37,6 +37,7 @@ extensions = [
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
     "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
+    "few_pages_serially",  # docs/_ext: no forked processes for a small rebuild
 ]
 
 # Sphinx-Gallery writes a notebook beside every page it generates; those are

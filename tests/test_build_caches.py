@@ -148,3 +148,57 @@ def test_a_background_notebook_run_that_stopped_leaves_them_to_myst_nb() -> None
     myst_ahead.cache_notebooks(SimpleNamespace(), SimpleNamespace(), ["cheatsheet"])
     assert myst_ahead._Ahead.thread is None
     assert myst_ahead._Ahead.todo == []
+
+
+_PROBE = """
+import os
+from pathlib import Path
+
+def note(kind):
+    def handler(app, *args):
+        with open(Path(app.srcdir, "pids.txt"), "a") as f:
+            f.write(f"{kind} {os.getpid()}\\n")
+    return handler
+
+def setup(app):
+    app.connect("source-read", note("read"))
+    app.connect("html-page-context", note("write"))
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
+"""
+
+
+@pytest.mark.parametrize(("pages", "forks"), [(2, False), (12, True)])
+def test_only_a_few_pages_are_read_and_written_without_forking(
+    tmp_path: Path, pages: int, forks: bool
+) -> None:
+    """A one-page edit (two pages) forks nothing; a larger build still does."""
+    from sphinx.application import Sphinx
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "probe.py").write_text(_PROBE)
+    (src / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        "extensions = ['few_pages_serially', 'probe']\n"
+    )
+    names = [f"page{n}" for n in range(pages - 1)]
+    toctree = "\n".join(["", ".. toctree::", "", *(f"   {n}" for n in names)])
+    (src / "index.rst").write_text("Index\n=====\n" + toctree + "\n")
+    for name in names:
+        (src / f"{name}.rst").write_text(f"{name}\n{'=' * len(name)}\n\nText.\n")
+    app = Sphinx(
+        src,
+        src,
+        tmp_path / "out",
+        tmp_path / "doctrees",
+        "html",
+        status=None,
+        warning=None,
+        parallel=2,
+    )
+    app.build()
+    seen = [line.split() for line in (src / "pids.txt").read_text().splitlines()]
+    for kind in ("read", "write"):
+        pids = {pid for k, pid in seen if k == kind}
+        assert (pids != {str(os.getpid())}) == forks, (kind, pids)
+    assert app.parallel == 2  # given back after reading
