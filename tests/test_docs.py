@@ -500,7 +500,10 @@ def test_a_lesson_that_shows_an_error_links_its_atlas_entry(site: Path) -> None:
     assert not missing, "link these with :ref:`error-...`:\n" + "\n".join(missing)
 
 
-EXERCISE_PAGES = [script for script in SCRIPTS if "exercises" in script.stem]
+#: The exercises pages, and the lessons that end with their own exercises.
+EXERCISE_PAGES = [
+    script for script in SCRIPTS if "**Exercise 1.**" in script.read_text()
+]
 
 
 def _exercise_numbers(script: Path) -> list[int]:

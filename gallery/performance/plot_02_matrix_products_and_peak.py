@@ -16,11 +16,14 @@ hardware can do, in float32 and in TF32.
 # (warm-up, threads, synchronisation) is the subject of
 # :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`;
 # this page times with its helper, :func:`~tutorial_utils.timing.benchmark`.
+import math
 from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
+from torch import nn
+from torch.utils.benchmark import Timer
 from torch.utils.flop_counter import FlopCounterMode
 
 from tutorial_utils.colours import PALETTE
@@ -243,5 +246,76 @@ else:
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`
 # finds where a training loop spends its time. The helpers this page imports
-# are documented in :doc:`/api`. Exercises for this page:
-# :ref:`exercises-performance-02`.
+# are documented in :doc:`/api`.
+
+# %%
+# .. _exercises-performance-02:
+#
+# Exercises
+# ---------
+# Each solution hides behind a toggle, and the check after it says whether an
+# answer is right; both exercises use two float32 matrices and a small network:
+torch.manual_seed(0)
+a, b = torch.randn(256, 256), torch.randn(256, 256)
+net = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
+
+# %%
+# **Exercise 1.** Make ``measurement``: the
+# :class:`~torch.utils.benchmark.Measurement` of ``a @ b`` from a
+# :class:`~torch.utils.benchmark.Timer` on one thread
+# (``blocked_autorange(min_run_time=0.05)``), and ``rate``: the floating-point
+# operations per second (a ``float``) of its median, the work counted by hand.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+timer = Timer("a @ b", globals={"a": a, "b": b})
+measurement = timer.blocked_autorange(min_run_time=0.05)
+rate = 2 * 256**3 / measurement.median  # 2·m·k·n operations
+print(f"{rate / 1e9:.1f} GFLOP/s")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check (one CPU thread stays far below 10¹³ float32 FLOP/s, 10 TFLOP/s):
+assert isinstance(rate, float), "Exercise 1: rate is not a float"
+assert measurement.task_spec.num_threads == 1, "Exercise 1: not timed on one thread"
+work = rate * measurement.median  # 2·256³ operations, worked out by hand:
+assert math.isclose(work, 33_554_432), "Exercise 1: not 2·256³ operations a median"
+assert 0 < rate < 1e13, "Exercise 1: a rate no CPU thread can reach"
+print("Exercise 1: right")
+
+# %%
+# **Exercise 2.** Predict, without running a counter, how many floating-point
+# operations ``FlopCounterMode`` counts for one forward pass of ``net`` on a
+# :term:`batch` of 32 inputs (an ``nn.Linear`` is a matrix product plus a
+# bias), and make ``answer``: that number, an ``int`` worked out by hand.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+# Two products, 2·m·k·n each; adding the bias and ReLU count 0.
+answer = 2 * 32 * 64 * 128 + 2 * 32 * 128 * 10
+print(f"{answer:,}")
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert isinstance(answer, int), "Exercise 2: answer is not an int"
+with FlopCounterMode(display=False) as counter:
+    net(torch.randn(32, 64))
+assert answer == counter.get_total_flops(), (
+    "Exercise 2: not the count: 2·m·k·n per matrix product, 0 for the rest"
+)
+print("Exercise 2: right")

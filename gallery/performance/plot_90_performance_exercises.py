@@ -2,7 +2,8 @@
 Exercises: performance
 ======================
 
-Exercises for the pages of the performance section, each with a solution
+Exercises for the pages of the performance section that do not end with
+their own (all but matrix products and peak rates), each with a solution
 behind a toggle and a check that tells you whether an answer is right.
 """
 
@@ -13,10 +14,8 @@ import re
 
 import torch
 import torch._dynamo
-from torch import nn
 from torch.profiler import ProfilerActivity, profile, record_function, schedule
 from torch.utils.benchmark import Compare, Measurement, Timer
-from torch.utils.flop_counter import FlopCounterMode
 
 from tutorial_utils.environment import environment_summary
 
@@ -94,77 +93,6 @@ for threads in (1, 2):
 print("Exercise 2: right")
 
 # %%
-# .. _exercises-performance-02:
-#
-# Matrix products and peak rates
-# ------------------------------
-# For :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`.
-# The exercises use two float32 matrices and a small network:
-torch.manual_seed(0)
-a, b = torch.randn(256, 256), torch.randn(256, 256)
-net = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
-
-# %%
-# **Exercise 3.** Make ``measurement``: the Measurement of ``a @ b`` from a
-# :class:`~torch.utils.benchmark.Timer` on one thread
-# (``blocked_autorange(min_run_time=0.05)``), and ``rate``: the floating-point
-# operations per second (a ``float``) of its median, the work counted by hand.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-timer = Timer("a @ b", globals={"a": a, "b": b})
-measurement = timer.blocked_autorange(min_run_time=0.05)
-rate = 2 * 256**3 / measurement.median  # 2·m·k·n operations
-print(f"{rate / 1e9:.1f} GFLOP/s")
-
-# %%
-# .. raw:: html
-#
-#    </details>
-
-# %%
-# The check (one CPU thread stays far below 10¹³ float32 FLOP/s, 10 TFLOP/s):
-assert isinstance(rate, float), "Exercise 3: rate is not a float"
-assert measurement.task_spec.num_threads == 1, "Exercise 3: not timed on one thread"
-work = rate * measurement.median  # 2·256³ operations, worked out by hand:
-assert math.isclose(work, 33_554_432), "Exercise 3: not 2·256³ operations a median"
-assert 0 < rate < 1e13, "Exercise 3: a rate no CPU thread can reach"
-print("Exercise 3: right")
-
-# %%
-# **Exercise 4.** Predict, without running a counter, how many floating-point
-# operations ``FlopCounterMode`` counts for one forward pass of ``net`` on a
-# :term:`batch` of 32 inputs (an ``nn.Linear`` is a matrix product plus a
-# bias), and make ``answer``: that number, an ``int`` worked out by hand.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-# Two products, 2·m·k·n each; adding the bias and ReLU count 0.
-answer = 2 * 32 * 64 * 128 + 2 * 32 * 128 * 10
-print(f"{answer:,}")
-
-# %%
-# .. raw:: html
-#
-#    </details>
-
-# %%
-# The check:
-assert isinstance(answer, int), "Exercise 4: answer is not an int"
-with FlopCounterMode(display=False) as counter:
-    net(torch.randn(32, 64))
-assert answer == counter.get_total_flops(), (
-    "Exercise 4: not the count: 2·m·k·n per matrix product, 0 for the rest"
-)
-print("Exercise 4: right")
-
-# %%
 # .. _exercises-performance-03:
 #
 # Profiling a training loop
@@ -174,7 +102,7 @@ torch.manual_seed(0)
 x = torch.randn(1000)
 
 # %%
-# **Exercise 5.** Make ``prof``: a :class:`torch.profiler.profile` (CPU
+# **Exercise 3.** Make ``prof``: a :class:`torch.profiler.profile` (CPU
 # activity) that recorded ``(x - x.mean()) / x.std()`` inside a
 # :class:`~torch.profiler.record_function` region named ``"standardise"``.
 #
@@ -195,15 +123,15 @@ print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=3))
 
 # %%
 # The check looks for the region, once, with the mean and the std inside it:
-assert isinstance(prof, profile), "Exercise 5: prof is not a torch.profiler.profile"
+assert isinstance(prof, profile), "Exercise 3: prof is not a torch.profiler.profile"
 regions = [event for event in prof.events() if event.name == "standardise"]
-assert len(regions) == 1, f"Exercise 5: {len(regions)} 'standardise' regions, not 1"
+assert len(regions) == 1, f"Exercise 3: {len(regions)} 'standardise' regions, not 1"
 children = {child.name for child in regions[0].cpu_children}
-assert {"aten::mean", "aten::std"} <= children, "Exercise 5: not inside the region"
-print("Exercise 5: right")
+assert {"aten::mean", "aten::std"} <= children, "Exercise 3: not inside the region"
+print("Exercise 3: right")
 
 # %%
-# **Exercise 6.** Make ``prof``: a profiler with
+# **Exercise 4.** Make ``prof``: a profiler with
 # ``schedule(wait=2, warmup=1, active=3, repeat=1)`` that runs 8 steps, each computing
 # ``(x - x.mean()) / x.std()`` in a region named ``"step work"``, then ``prof.step()``;
 # and ``predicted``: how many ``"step work"`` events it keeps, worked out first.
@@ -228,12 +156,12 @@ predicted = 3  # the 3 active steps of one cycle: the wait and warm-up record no
 
 # %%
 # The check (the waiting and warm-up steps record nothing; no repeat):
-assert predicted == 3, f"Exercise 6: predicted {predicted}: which steps are active?"
-assert isinstance(prof, profile), "Exercise 6: prof is not a torch.profiler.profile"
-assert prof.profiler is not None, "Exercise 6: no step recorded: call prof.step()"
+assert predicted == 3, f"Exercise 4: predicted {predicted}: which steps are active?"
+assert isinstance(prof, profile), "Exercise 4: prof is not a torch.profiler.profile"
+assert prof.profiler is not None, "Exercise 4: no step recorded: call prof.step()"
 kept = sum(event.name == "step work" for event in prof.events())
-assert kept == 3, f"Exercise 6: {kept} 'step work' events kept, not 3"
-print("Exercise 6: right")
+assert kept == 3, f"Exercise 4: {kept} 'step work' events kept, not 3"
+print("Exercise 4: right")
 
 # %%
 # .. _exercises-performance-04:
@@ -248,7 +176,7 @@ grads = torch.tensor([3e-9, 1e-4, 1.0])
 assert grads.half()[0] == 0  # 3e-9 is under half of float16's smallest, 2⁻²⁴
 
 # %%
-# **Exercise 7.** Make ``product``: ``p @ q`` computed under CPU
+# **Exercise 5.** Make ``product``: ``p @ q`` computed under CPU
 # :class:`torch.autocast` in bfloat16 (:term:`mixed precision`).
 #
 # .. raw:: html
@@ -268,16 +196,16 @@ print(product.dtype)
 # %%
 # The check: one bfloat16 rounding, relative, from the float64 product of
 # ``p`` and ``q`` each rounded to bfloat16 first (``atol``: float32 sums):
-assert isinstance(product, torch.Tensor), "Exercise 7: product is not a tensor"
-assert product.dtype == torch.bfloat16, f"Exercise 7: dtype {product.dtype}"
+assert isinstance(product, torch.Tensor), "Exercise 5: product is not a tensor"
+assert product.dtype == torch.bfloat16, f"Exercise 5: dtype {product.dtype}"
 exact = p.bfloat16().double() @ q.bfloat16().double()
 eps = torch.finfo(torch.bfloat16).eps
 close = torch.allclose(product.double(), exact, rtol=eps / 2, atol=1e-3)
-assert close, "Exercise 7: more than one bfloat16 rounding from p @ q"
-print("Exercise 7: right")
+assert close, "Exercise 5: more than one bfloat16 rounding from p @ q"
+print("Exercise 5: right")
 
 # %%
-# **Exercise 8.** In float16, the smallest of ``grads`` would
+# **Exercise 6.** In float16, the smallest of ``grads`` would
 # :term:`underflow` to 0. Make ``scale``: the only power of two for which
 # every scaled gradient, ``grads * scale``, is a normal float16 number, from
 # ``torch.finfo(torch.float16).tiny`` to its ``max`` (:term:`loss scaling`).
@@ -298,13 +226,13 @@ print((grads * scale).half())
 
 # %%
 # The check (the range, then a power of two):
-assert isinstance(scale, (int, float)), "Exercise 8: scale is not a number"
+assert isinstance(scale, (int, float)), "Exercise 6: scale is not a number"
 f16 = torch.finfo(torch.float16)
 scaled = grads * scale
-assert scaled.min() >= f16.tiny, "Exercise 8: the smallest still underflows"
-assert scaled.max() <= f16.max, "Exercise 8: the largest overflows to inf"
-assert math.log2(scale).is_integer(), f"Exercise 8: {scale} is no power of two"
-print("Exercise 8: right")
+assert scaled.min() >= f16.tiny, "Exercise 6: the smallest still underflows"
+assert scaled.max() <= f16.max, "Exercise 6: the largest overflows to inf"
+assert math.log2(scale).is_integer(), f"Exercise 6: {scale} is no power of two"
+print("Exercise 6: right")
 
 # %%
 # .. _exercises-performance-05:
@@ -322,7 +250,7 @@ def shrink(x):
 
 
 # %%
-# **Exercise 9.** ``shrink`` has a :term:`graph break` at its ``if``. Make
+# **Exercise 7.** ``shrink`` has a :term:`graph break` at its ``if``. Make
 # ``answer``: a function that returns the same as ``shrink`` for any float
 # tensor, which ``torch._dynamo.explain`` records as one graph, with no break.
 #
@@ -346,18 +274,18 @@ print(torch._dynamo.explain(answer)(x).graph_count, "graph")
 
 # %%
 # The check (``torch._dynamo.explain`` forgets what was compiled before):
-assert callable(answer), "Exercise 9: answer is not a function"
+assert callable(answer), "Exercise 7: answer is not a function"
 explained = torch._dynamo.explain(answer)(torch.ones(3))
-assert explained.graph_break_count == 0, "Exercise 9: a graph break remains"
-assert explained.graph_count == 1, f"Exercise 9: {explained.graph_count} graphs"
+assert explained.graph_break_count == 0, "Exercise 7: a graph break remains"
+assert explained.graph_count == 1, f"Exercise 7: {explained.graph_count} graphs"
 for sample in torch.tensor([[1.0, -3.0, 5.0], [1.0, -5.0, 3.0], [1.0, -1.0, 0.0]]):
     assert torch.equal(answer(sample), shrink(sample)), (
-        f"Exercise 9: for {sample.tolist()}, not what shrink returns"
+        f"Exercise 7: for {sample.tolist()}, not what shrink returns"
     )
-print("Exercise 9: right")
+print("Exercise 7: right")
 
 # %%
-# **Exercise 10.** Make ``graphs``, an empty list, and
+# **Exercise 8.** Make ``graphs``, an empty list, and
 # ``counting_backend(graph_module, example_inputs)``, a backend that appends each graph
 # module it receives to ``graphs`` and returns ``graph_module.forward``. Make
 # ``compiled``: :func:`torch.cos` compiled with it and ``dynamic=False``; call it on
@@ -390,11 +318,11 @@ predicted = 4  # one graph per new size or dtype: nothing is made dynamic
 
 # %%
 # The check (with ``dynamic=False``, a new size or dtype compiles again):
-assert predicted == 4, f"Exercise 10: predicted {predicted}: what does each call see?"
-assert callable(compiled), "Exercise 10: compiled is not a function"
+assert predicted == 4, f"Exercise 8: predicted {predicted}: what does each call see?"
+assert callable(compiled), "Exercise 8: compiled is not a function"
 modules = all(isinstance(g, torch.fx.GraphModule) for g in graphs)
-assert modules, "Exercise 10: graphs holds something other than graph modules"
-assert len(graphs) == 4, f"Exercise 10: {len(graphs)} graphs, not 4: dynamic=False?"
+assert modules, "Exercise 8: graphs holds something other than graph modules"
+assert len(graphs) == 4, f"Exercise 8: {len(graphs)} graphs, not 4: dynamic=False?"
 compiled(torch.ones(3))  # a size and dtype seen before: no new graph
-assert len(graphs) == 4, "Exercise 10: a size seen before compiled again"
-print("Exercise 10: right")
+assert len(graphs) == 4, "Exercise 8: a size seen before compiled again"
+print("Exercise 8: right")

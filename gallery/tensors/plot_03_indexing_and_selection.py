@@ -295,5 +295,52 @@ assert counts[0].item() in (1.0, 2.0)
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`
 # computes with whole tensors: element by element, across shapes that differ,
 # and along one dimension.
+
+# %%
+# .. _exercises-tensors-03:
 #
-# Exercises for this page: :ref:`exercises-tensors-03`.
+# Exercises
+# ---------
+# Each solution hides behind a toggle, and the check after it says whether an
+# answer is right.
+#
+# **Exercise 1.** For ``x = torch.arange(12).reshape(3, 4)``, make ``answer``: the last
+# column of ``x``, :term:`shape` ``(3, 1)``, by indexing.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+x = torch.arange(12).reshape(3, 4)
+answer = x[:, -1:]  # a range keeps the dimension; x[:, -1] drops it
+
+# %%
+# .. raw:: html
+#
+#    </details>
+assert isinstance(answer, torch.Tensor), "Exercise 1: answer is not a tensor"
+assert answer.tolist() == [[3], [7], [11]], f"Exercise 1: {answer.tolist()}"
+print("Exercise 1: right")
+
+# %%
+# **Exercise 2.** For ``scores = torch.tensor([0.25, 0.75, 1.0])``, make ``capped``:
+# the values above 0.5 set to 0.5 through a :term:`mask`, ``scores`` left as it is.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+scores = torch.tensor([0.25, 0.75, 1.0])
+capped = scores.clone()  # without clone(), the write would reach scores
+capped[capped > 0.5] = 0.5
+
+# %%
+# .. raw:: html
+#
+#    </details>
+assert isinstance(capped, torch.Tensor), "Exercise 2: capped is not a tensor"
+assert scores.tolist() == [0.25, 0.75, 1], "Exercise 2: scores changed"
+assert capped.tolist() == [0.25, 0.5, 0.5], f"Exercise 2: {capped.tolist()}"
+print("Exercise 2: right")

@@ -2,8 +2,9 @@
 Exercises: tensors
 ==================
 
-Exercises for the pages of the tensors section, each with a solution behind a
-toggle and a check that tells you whether an answer is right.
+Exercises for the pages of the tensors section that do not end with their
+own (all but indexing and selection), each with a solution behind a toggle
+and a check that tells you whether an answer is right.
 """
 
 # %%
@@ -112,61 +113,13 @@ assert (pixels + 100).tolist() == [44, 200, 130]  # uint8 wraps: 300 - 256 is 44
 print("Exercise 4: right")
 
 # %%
-# .. _exercises-tensors-03:
-#
-# Indexing and selection
-# ----------------------
-# For :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`.
-#
-# **Exercise 5.** For ``x = torch.arange(12).reshape(3, 4)``, make ``answer``: the last
-# column of ``x``, :term:`shape` ``(3, 1)``, by indexing.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-x = torch.arange(12).reshape(3, 4)
-answer = x[:, -1:]  # a range keeps the dimension; x[:, -1] drops it
-
-# %%
-# .. raw:: html
-#
-#    </details>
-assert isinstance(answer, torch.Tensor), "Exercise 5: answer is not a tensor"
-assert answer.tolist() == [[3], [7], [11]], f"Exercise 5: {answer.tolist()}"
-print("Exercise 5: right")
-
-# %%
-# **Exercise 6.** For ``scores = torch.tensor([0.25, 0.75, 1.0])``, make ``clipped``:
-# the values above 0.5 set to 0.5 through a :term:`mask`, ``scores`` left as it is.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-scores = torch.tensor([0.25, 0.75, 1.0])
-clipped = scores.clone()  # without clone(), the write would reach scores
-clipped[clipped > 0.5] = 0.5
-
-# %%
-# .. raw:: html
-#
-#    </details>
-assert isinstance(clipped, torch.Tensor), "Exercise 6: clipped is not a tensor"
-assert scores.tolist() == [0.25, 0.75, 1], "Exercise 6: scores changed"
-assert clipped.tolist() == [0.25, 0.5, 0.5], f"Exercise 6: {clipped.tolist()}"
-print("Exercise 6: right")
-
-# %%
 # .. _exercises-tensors-04:
 #
 # Arithmetic and broadcasting
 # ---------------------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`.
 #
-# **Exercise 7.** Make ``table``, shape ``(9, 9)``: element ``[i, j]`` is
+# **Exercise 5.** Make ``table``, :term:`shape` ``(9, 9)``: element ``[i, j]`` is
 # ``(i + 1) * (j + 1)``, from one :func:`torch.arange` and :term:`broadcasting`.
 #
 # .. raw:: html
@@ -181,13 +134,13 @@ table = numbers.reshape(9, 1) * numbers  # (9, 1) with (9,) gives (9, 9)
 # .. raw:: html
 #
 #    </details>
-assert isinstance(table, torch.Tensor), "Exercise 7: table is not a tensor"
+assert isinstance(table, torch.Tensor), "Exercise 5: table is not a tensor"
 expected = [[i * j for j in range(1, 10)] for i in range(1, 10)]
-assert table.tolist() == expected, "Exercise 7: not the table of 1 to 9"
-print("Exercise 7: right")
+assert table.tolist() == expected, "Exercise 5: not the table of 1 to 9"
+print("Exercise 5: right")
 
 # %%
-# **Exercise 8.** For ``m = torch.tensor([[1.0, 2, 6], [0, 4, 8], [3, 3, 3]])``, make
+# **Exercise 6.** For ``m = torch.tensor([[1.0, 2, 6], [0, 4, 8], [3, 3, 3]])``, make
 # ``centred``: each row minus its mean. Why does ``m - m.mean(dim=1)`` not raise?
 #
 # .. raw:: html
@@ -202,10 +155,10 @@ centred = m - m.mean(dim=1, keepdim=True)  # (3, 1); (3,) pairs with the columns
 # .. raw:: html
 #
 #    </details>
-assert isinstance(centred, torch.Tensor), "Exercise 8: centred is not a tensor"
+assert isinstance(centred, torch.Tensor), "Exercise 6: centred is not a tensor"
 expected = [[-2, -1, 3], [-4, 0, 4], [0, 0, 0]]
-assert centred.tolist() == expected, f"Exercise 8: {centred.tolist()}"
-print("Exercise 8: right")
+assert centred.tolist() == expected, f"Exercise 6: {centred.tolist()}"
+print("Exercise 6: right")
 
 # %%
 # .. _exercises-tensors-05:
@@ -214,7 +167,7 @@ print("Exercise 8: right")
 # -------------------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`.
 #
-# **Exercise 9.** For ``logits = torch.tensor([[0.5, 1.5, -1], [2, 0, 0.25]])``, make
+# **Exercise 7.** For ``logits = torch.tensor([[0.5, 1.5, -1], [2, 0, 0.25]])``, make
 # ``picked``: each row's score at ``labels = torch.tensor([2, 0])``, by ``gather``.
 #
 # .. raw:: html
@@ -229,12 +182,12 @@ picked = logits.gather(1, labels.unsqueeze(1)).squeeze(1)
 # .. raw:: html
 #
 #    </details>
-assert isinstance(picked, torch.Tensor), "Exercise 9: picked is not a tensor"
-assert picked.tolist() in ([-1, 2], [[-1], [2]]), f"Exercise 9: {picked.tolist()}"
-print("Exercise 9: right")
+assert isinstance(picked, torch.Tensor), "Exercise 7: picked is not a tensor"
+assert picked.tolist() in ([-1, 2], [[-1], [2]]), f"Exercise 7: {picked.tolist()}"
+print("Exercise 7: right")
 
 # %%
-# **Exercise 10.** For ``amounts = torch.tensor([5.0, 1, 4, 2, 8, 6, 3])`` in groups
+# **Exercise 8.** For ``amounts = torch.tensor([5.0, 1, 4, 2, 8, 6, 3])`` in groups
 # ``group = torch.tensor([0, 2, 1, 0, 2, 1, 3])``, make ``totals``, the sum of each
 # group, with no loop, and ``top2``: the 2 groups of largest total, largest first.
 #
@@ -252,10 +205,10 @@ top2 = totals.topk(2).indices
 # .. raw:: html
 #
 #    </details>
-assert isinstance(top2, torch.Tensor), "Exercise 10: top2 is not a tensor"
-assert totals.tolist() == [7, 10, 9, 3], f"Exercise 10: totals {totals.tolist()}"
-assert top2.tolist() == [1, 2], f"Exercise 10: top2 {top2.tolist()}, not [1, 2]"
-print("Exercise 10: right")
+assert isinstance(top2, torch.Tensor), "Exercise 8: top2 is not a tensor"
+assert totals.tolist() == [7, 10, 9, 3], f"Exercise 8: totals {totals.tolist()}"
+assert top2.tolist() == [1, 2], f"Exercise 8: top2 {top2.tolist()}, not [1, 2]"
+print("Exercise 8: right")
 
 # %%
 # .. _exercises-tensors-06:
@@ -264,7 +217,7 @@ print("Exercise 10: right")
 # ---------------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`.
 #
-# **Exercise 11.** Make ``pieces``: ``torch.arange(10)`` cut, in one call, into pieces
+# **Exercise 9.** Make ``pieces``: ``torch.arange(10)`` cut, in one call, into pieces
 # of 4, 4 and 2 elements, in that order.
 #
 # .. raw:: html
@@ -278,13 +231,13 @@ pieces = torch.split(torch.arange(10), 4)  # the last piece gets the rest
 # .. raw:: html
 #
 #    </details>
-assert isinstance(pieces, tuple), "Exercise 11: pieces is not a tuple"
+assert isinstance(pieces, tuple), "Exercise 9: pieces is not a tuple"
 got = [piece.tolist() for piece in pieces]
-assert got == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]], f"Exercise 11: {got}"
-print("Exercise 11: right")
+assert got == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]], f"Exercise 9: {got}"
+print("Exercise 9: right")
 
 # %%
-# **Exercise 12.** For ``a = torch.arange(6).reshape(2, 3)``, ``b = a + 6``, make
+# **Exercise 10.** For ``a = torch.arange(6).reshape(2, 3)``, ``b = a + 6``, make
 # ``joined``, equal to ``torch.stack([a, b], dim=2)``, with :func:`torch.cat` instead.
 #
 # .. raw:: html
@@ -299,10 +252,10 @@ joined = torch.cat([a.unsqueeze(2), b.unsqueeze(2)], dim=2)  # shape (2, 3, 2)
 # .. raw:: html
 #
 #    </details>
-assert isinstance(joined, torch.Tensor), "Exercise 12: joined is not a tensor"
+assert isinstance(joined, torch.Tensor), "Exercise 10: joined is not a tensor"
 pairs = [[[v, v + 6] for v in range(r, r + 3)] for r in (0, 3)]
-assert joined.tolist() == pairs, f"Exercise 12: {joined.tolist()}"
-print("Exercise 12: right")
+assert joined.tolist() == pairs, f"Exercise 10: {joined.tolist()}"
+print("Exercise 10: right")
 
 # %%
 # .. _exercises-tensors-07:
@@ -311,7 +264,7 @@ print("Exercise 12: right")
 # --------------------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`.
 #
-# **Exercise 13.** For ``x = torch.arange(12).reshape(3, 4)``, make ``flat``, shape
+# **Exercise 11.** For ``x = torch.arange(12).reshape(3, 4)``, make ``flat``, shape
 # ``(12,)``: ``x.T`` read row by row. ``x.T.view(12)`` raises.
 #
 # .. raw:: html
@@ -319,19 +272,20 @@ print("Exercise 12: right")
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
+x = torch.arange(12).reshape(3, 4)
 flat = x.T.reshape(12)  # a copy: the strides of x.T do not merge
 
 # %%
 # .. raw:: html
 #
 #    </details>
-assert isinstance(flat, torch.Tensor), "Exercise 13: flat is not a tensor"
+assert isinstance(flat, torch.Tensor), "Exercise 11: flat is not a tensor"
 by_loop = [4 * i + j for j in range(4) for i in range(3)]  # x[i, j] is 4i + j
-assert flat.tolist() == by_loop, f"Exercise 13: {flat.tolist()}"
-print("Exercise 13: right")
+assert flat.tolist() == by_loop, f"Exercise 11: {flat.tolist()}"
+print("Exercise 11: right")
 
 # %%
-# **Exercise 14.** For ``p = torch.arange(24).reshape(2, 3, 4).permute(1, 2, 0)``, guess
+# **Exercise 12.** For ``p = torch.arange(24).reshape(2, 3, 4).permute(1, 2, 0)``, guess
 # ``stride``, its :term:`stride`, and ``works``: two bools, ``view`` to (12, 2)? (3, 8)?
 #
 # .. raw:: html
@@ -348,9 +302,9 @@ works = [True, False]  # 3 and 4 merge (4 == 1 * 4); 4 and 2 not (1 != 12 * 2)
 #    </details>
 p = torch.arange(24).reshape(2, 3, 4).permute(1, 2, 0)
 shares = [p.reshape(s).data_ptr() == p.data_ptr() for s in [(12, 2), (3, 8)]]
-assert works in (shares, tuple(shares)), f"Exercise 14: works is {works}, not {shares}"
-assert tuple(stride) == p.stride(), f"Exercise 14: stride is {p.stride()}, not {stride}"
-print("Exercise 14: right")
+assert works in (shares, tuple(shares)), f"Exercise 12: works is {works}, not {shares}"
+assert tuple(stride) == p.stride(), f"Exercise 12: stride is {p.stride()}, not {stride}"
+print("Exercise 12: right")
 
 # %%
 # .. _exercises-tensors-08:
@@ -359,7 +313,7 @@ print("Exercise 14: right")
 # -----------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py`.
 #
-# **Exercise 15.** For ``array = np.arange(6.0)``, make ``shared``: a tensor that uses
+# **Exercise 13.** For ``array = np.arange(6.0)``, make ``shared``: a tensor that uses
 # ``array``'s memory, so that writes to either show in both.
 #
 # .. raw:: html
@@ -374,12 +328,12 @@ shared = torch.from_numpy(array)
 # .. raw:: html
 #
 #    </details>
-assert isinstance(shared, torch.Tensor), "Exercise 15: shared is not a tensor"
-assert shared.data_ptr() == array.ctypes.data, "Exercise 15: shared is a copy"
-print("Exercise 15: right")
+assert isinstance(shared, torch.Tensor), "Exercise 13: shared is not a tensor"
+assert shared.data_ptr() == array.ctypes.data, "Exercise 13: shared is a copy"
+print("Exercise 13: right")
 
 # %%
-# **Exercise 16.** For ``w = torch.ones(3, requires_grad=True)``, make ``snapshot``: a
+# **Exercise 14.** For ``w = torch.ones(3, requires_grad=True)``, make ``snapshot``: a
 # NumPy array of its values that keeps them when ``w`` is then changed in place.
 #
 # .. raw:: html
@@ -394,7 +348,7 @@ snapshot = w.detach().numpy().copy()  # detach() shares w's memory
 # .. raw:: html
 #
 #    </details>
-assert isinstance(snapshot, np.ndarray), "Exercise 16: snapshot is not an array"
+assert isinstance(snapshot, np.ndarray), "Exercise 14: snapshot is not an array"
 w.detach().add_(0.5)  # changes w in place, as an optimiser step does
-assert snapshot.tolist() == [1, 1, 1], "Exercise 16: snapshot followed w: copy it"
-print("Exercise 16: right")
+assert snapshot.tolist() == [1, 1, 1], "Exercise 14: snapshot followed w: copy it"
+print("Exercise 14: right")

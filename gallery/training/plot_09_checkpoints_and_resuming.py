@@ -262,8 +262,6 @@ assert run_path.read_bytes() != previous  # moved into place once complete
 assert not list(folder.glob("*partial"))  # failed or not, nothing left behind
 # sphinx_gallery_end_ignore
 
-workdir.cleanup()
-
 # %%
 # Summary
 # -------
@@ -279,5 +277,92 @@ workdir.cleanup()
 #   a failed :func:`torch.save` over it leaves a broken file.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`,
-# which trains one model in several processes at once. Exercises for this
-# page: :ref:`exercises-training-09`.
+# which trains one model in several processes at once.
+
+# %%
+# .. _exercises-training-09:
+#
+# Exercises
+# ---------
+# Each solution hides behind a toggle, and the check after it says whether an
+# answer is right; both exercises go on with the run that this cell starts:
+loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
+checkpoint_file = folder / "exercise.pt"
+torch.manual_seed(0)
+run = NeuralNetwork(2, 2)
+sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
+for _ in range(2):
+    train_one_epoch(run, loader, sgd)
+
+# %%
+# **Exercise 1.** ``run`` has trained for 2 :term:`epochs <epoch>` with
+# ``sgd``. Define ``checkpoint``, a :term:`checkpoint` of what the run needs to
+# go on, as a dictionary with the keys ``"model"``, ``"optimizer"``, ``"epoch"``
+# and ``"rng"`` (PyTorch's random state), and save it to ``checkpoint_file``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+checkpoint = {"model": run.state_dict(), "optimizer": sgd.state_dict()}
+checkpoint |= {"epoch": 2, "rng": torch.get_rng_state()}
+torch.save(checkpoint, checkpoint_file)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check:
+assert checkpoint_file.is_file(), "Exercise 1: nothing saved to checkpoint_file"
+assert isinstance(checkpoint, dict), "Exercise 1: checkpoint is not a dictionary"
+saved = torch.load(checkpoint_file, weights_only=True)
+keys = {"model", "optimizer", "epoch", "rng"}
+assert keys <= set(saved), f"Exercise 1: the file lacks {sorted(keys - set(saved))}"
+assert saved["epoch"] == 2, "Exercise 1: the run has done 2 epochs"
+assert torch.equal(saved["rng"], torch.get_rng_state()), "Exercise 1: not the rng state"
+weight = saved["model"]["layers.0.weight"]
+assert torch.equal(weight, run.layers[0].weight), "Exercise 1: not run's weights"
+assert saved["optimizer"]["state"], "Exercise 1: no optimiser state (momentum)"
+print("Exercise 1: right")
+torch.manual_seed(999)  # a new process would start from another random state
+
+# %%
+# **Exercise 2.** The check above reseeded PyTorch: a new process has another
+# random state. Define ``resumed``, a ``NeuralNetwork(2, 2)``, and ``resumed_sgd``,
+# SGD with ``sgd``'s settings; restore them and the random state from
+# ``checkpoint_file``, then train them for epochs 3 and 4 with ``loader``.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+restored = torch.load(checkpoint_file, weights_only=True)
+resumed = NeuralNetwork(2, 2)
+resumed_sgd = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
+resumed.load_state_dict(restored["model"])
+resumed_sgd.load_state_dict(restored["optimizer"])
+torch.set_rng_state(restored["rng"])
+for _ in range(restored["epoch"], 4):
+    train_one_epoch(resumed, loader, resumed_sgd)
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check compares with a run of 4 epochs without a break:
+assert isinstance(resumed_sgd, torch.optim.SGD), "Exercise 2: resumed_sgd is not SGD"
+torch.manual_seed(0)
+reference = NeuralNetwork(2, 2)
+reference_sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
+for _ in range(4):
+    train_one_epoch(reference, loader, reference_sgd)
+pairs = zip(resumed.parameters(), reference.parameters(), strict=True)
+assert all(torch.equal(a, b) for a, b in pairs), "Exercise 2: not that run's weights"
+print("Exercise 2: right")
+workdir.cleanup()  # every file the page wrote: no longer needed

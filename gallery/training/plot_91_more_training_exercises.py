@@ -2,13 +2,14 @@
 Exercises: training, part two
 =============================
 
-Exercises for the training pages on validation, reproducible runs, saving,
-checkpoints and several processes, each with a solution behind a toggle and a
-check that tells you whether an answer is right.
+Exercises for the training pages on validation, reproducible runs, saving a
+model and training on several processes, each with a solution behind a
+toggle and a check that tells you whether an answer is right.
 """
 
 # %%
-# The checks run on the CPU. Exercise 8's check, once it passes, deletes the files.
+# The checks run on the CPU. Exercise 6's check, once it passes, deletes the
+# file that exercise 5 writes.
 import random
 from pathlib import Path
 
@@ -18,10 +19,9 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, TensorDataset, random_split
 from torch.utils.data.distributed import DistributedSampler
 
-from tutorial_utils.data import toy_datasets, toy_tensors
+from tutorial_utils.data import toy_tensors
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork
-from tutorial_utils.training import train_one_epoch
 
 print(environment_summary("cpu"))
 
@@ -237,93 +237,7 @@ pairs = zip(partial.parameters(), model.parameters(), strict=True)
 kept = [torch.equal(a, b) for a, b in pairs]
 assert kept == [True] * 5 + [False], "Exercise 6: not all but layers.4.bias loaded"
 print("Exercise 6: right")
-
-# %%
-# .. _exercises-training-09:
-#
-# Checkpoints and resuming a run
-# ------------------------------
-# For :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`.
-loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
-checkpoint_file = Path("plot_91_checkpoint.pt")
-torch.manual_seed(0)
-run = NeuralNetwork(2, 2)
-sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
-for _ in range(2):
-    train_one_epoch(run, loader, sgd)
-
-# %%
-# **Exercise 7.** ``run`` has trained for 2 :term:`epochs <epoch>` with
-# ``sgd``. Define ``checkpoint``, a :term:`checkpoint` of what the run needs to
-# go on, as a dictionary with the keys ``"model"``, ``"optimizer"``, ``"epoch"``
-# and ``"rng"`` (PyTorch's random state), and save it to ``checkpoint_file``.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-checkpoint = {"model": run.state_dict(), "optimizer": sgd.state_dict()}
-checkpoint |= {"epoch": 2, "rng": torch.get_rng_state()}
-torch.save(checkpoint, checkpoint_file)
-
-# %%
-# .. raw:: html
-#
-#    </details>
-
-# %%
-# The check:
-assert isinstance(checkpoint, dict), "Exercise 7: checkpoint is not a dictionary"
-saved = torch.load(checkpoint_file, weights_only=True)
-keys = {"model", "optimizer", "epoch", "rng"}
-assert keys <= set(saved), f"Exercise 7: the file lacks {sorted(keys - set(saved))}"
-assert saved["epoch"] == 2, "Exercise 7: the run has done 2 epochs"
-assert torch.equal(saved["rng"], torch.get_rng_state()), "Exercise 7: not the rng state"
-weight = saved["model"]["layers.0.weight"]
-assert torch.equal(weight, run.layers[0].weight), "Exercise 7: not run's weights"
-assert saved["optimizer"]["state"], "Exercise 7: no optimiser state (momentum)"
-print("Exercise 7: right")
-torch.manual_seed(999)  # a new process would start from another random state
-
-# %%
-# **Exercise 8.** The check above reseeded PyTorch: a new process has another
-# random state. Define ``resumed``, a ``NeuralNetwork(2, 2)``, and ``resumed_sgd``,
-# SGD with ``sgd``'s settings; restore them and the random state from
-# ``checkpoint_file``, then train them for epochs 3 and 4 with ``loader``.
-#
-# .. raw:: html
-#
-#    <details class="solution"><summary>Solution</summary>
-
-# %%
-restored = torch.load(checkpoint_file, weights_only=True)
-resumed = NeuralNetwork(2, 2)
-resumed_sgd = torch.optim.SGD(resumed.parameters(), lr=0.1, momentum=0.9)
-resumed.load_state_dict(restored["model"])
-resumed_sgd.load_state_dict(restored["optimizer"])
-torch.set_rng_state(restored["rng"])
-for _ in range(restored["epoch"], 4):
-    train_one_epoch(resumed, loader, resumed_sgd)
-
-# %%
-# .. raw:: html
-#
-#    </details>
-
-# %%
-# The check compares with a run of 4 epochs without a break:
-assert isinstance(resumed_sgd, torch.optim.SGD), "Exercise 8: resumed_sgd is not SGD"
-torch.manual_seed(0)
-reference = NeuralNetwork(2, 2)
-reference_sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
-for _ in range(4):
-    train_one_epoch(reference, loader, reference_sgd)
-pairs = zip(resumed.parameters(), reference.parameters(), strict=True)
-assert all(torch.equal(a, b) for a, b in pairs), "Exercise 8: not that run's weights"
-print("Exercise 8: right")
-for path in (weights_file, checkpoint_file):  # the page's files: no longer needed
-    path.unlink(missing_ok=True)
+weights_file.unlink(missing_ok=True)  # the page's file: no longer needed
 
 # %%
 # .. _exercises-training-10:
@@ -331,12 +245,12 @@ for path in (weights_file, checkpoint_file):  # the page's files: no longer need
 # Training on several processes
 # -----------------------------
 # For :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
-# In exercise 10, two processes each hold a copy of ``replica``.
+# In exercise 8, two processes each hold a copy of ``replica``.
 torch.manual_seed(123)
 replica = NeuralNetwork(2, 2)
 
 # %%
-# **Exercise 9.** Define ``shares``: the list of the index lists that a
+# **Exercise 7.** Define ``shares``: the list of the index lists that a
 # :class:`~torch.utils.data.distributed.DistributedSampler` over ``range(10)``
 # with ``shuffle=False`` gives the processes of :term:`process rank` 0, 1 and 2
 # in a :term:`world size` of 3. Predict them first.
@@ -359,13 +273,13 @@ print(shares)
 
 # %%
 # The check: padded to 12 by repeating the first indices, then every third.
-assert isinstance(shares, list), "Exercise 9: shares is not a list"
+assert isinstance(shares, list), "Exercise 7: shares is not a list"
 expected = [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
-assert [list(share) for share in shares] == expected, "Exercise 9: other shares"
-print("Exercise 9: right")
+assert [list(share) for share in shares] == expected, "Exercise 7: other shares"
+print("Exercise 7: right")
 
 # %%
-# **Exercise 10.** Two processes compute the :term:`gradient` of the mean
+# **Exercise 8.** Two processes compute the :term:`gradient` of the mean
 # cross-entropy of ``replica`` on samples ``[0, 2, 4]`` and ``[1, 3, 0]`` of
 # ``X_train``, ``y_train``. Define ``averaged``: for each parameter, the mean of
 # the two gradients (what DDP's all-reduce leaves in both), in a list.
@@ -389,12 +303,12 @@ averaged = [(a + b) / 2 for a, b in zip(*gradients, strict=True)]
 
 # %%
 # The check: the gradient of the mean loss over all six samples at once.
-assert isinstance(averaged, list), "Exercise 10: averaged is not a list"
+assert isinstance(averaged, list), "Exercise 8: averaged is not a list"
 everything = [0, 2, 4, 1, 3, 0]
 loss = F.cross_entropy(replica(X_train[everything]), y_train[everything])
 expected = torch.autograd.grad(loss, list(replica.parameters()))
-assert len(averaged) == len(expected), "Exercise 10: not one gradient per parameter"
+assert len(averaged) == len(expected), "Exercise 8: not one gradient per parameter"
 pairs = zip(averaged, expected, strict=True)
 close = [torch.allclose(a, e, atol=1e-6) for a, e in pairs]
-assert all(close), "Exercise 10: not the mean gradient over the six samples"
-print("Exercise 10: right")
+assert all(close), "Exercise 8: not the mean gradient over the six samples"
+print("Exercise 8: right")
