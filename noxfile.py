@@ -24,6 +24,7 @@ from build_facts import (
     GENERATED,
     RUN_NOTEBOOK,
     SPHINX_OPTIONS,
+    build_inputs_digest,
     clean_generated,
     lower_bounds,
 )
@@ -114,7 +115,24 @@ def docs(session: nox.Session) -> None:
             str(outdir),
         )
         return
-    session.run("sphinx-build", *options, *sphinx_args, "docs", str(outdir))
+    command = ["sphinx-build", *options, *sphinx_args, "docs", str(outdir)]
+    # Nothing changed since the last build that succeeded: skip Sphinx's start
+    # (about 2 s). The stamp goes before a build and comes back after success;
+    # a build given Sphinx options of its own (-E, -a...) always runs.
+    stamp = BUILD / f"{name}.inputs"
+    venv = session.virtualenv.location if session.virtualenv else ""
+    installed = Path(venv, ".installed") if venv else None
+    extra = [venv, installed.read_text() if installed and installed.is_file() else ""]
+    if (
+        not sphinx_args
+        and stamp.is_file()
+        and stamp.read_text() == build_inputs_digest(ROOT, command, *extra)
+    ):
+        session.log(f"Nothing changed since the last build: {outdir / 'index.html'}")
+        return
+    stamp.unlink(missing_ok=True)
+    session.run(*command)
+    stamp.write_text(build_inputs_digest(ROOT, command, *extra))
     session.log(f"Built the site: open {(outdir / 'index.html').as_uri()}")
 
 

@@ -202,3 +202,39 @@ def test_only_a_few_pages_are_read_and_written_without_forking(
         pids = {pid for k, pid in seen if k == kind}
         assert (pids != {str(os.getpid())}) == forks, (kind, pids)
     assert app.parallel == 2  # given back after reading
+
+
+def test_the_inputs_digest_changes_with_what_a_build_depends_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`nox -s docs` skips Sphinx only while this digest stays the same."""
+    for top in build_facts.BUILD_INPUTS:
+        (tmp_path / top).mkdir(exist_ok=True)
+    page = tmp_path / "gallery" / "plot_01.py"
+    page.write_text("print(1)\n")
+    output = tmp_path / "docs" / "_build" / "html" / "index.html"
+    output.parent.mkdir(parents=True)
+    output.write_text("<html>")
+    monkeypatch.delenv("DOCS_SITE_URL", raising=False)
+    command = ["sphinx-build", "docs", "docs/_build/html"]
+
+    def digest(*extra: str) -> str:
+        return build_facts.build_inputs_digest(tmp_path, command, *extra)
+
+    before = digest("stamp")
+    # What does not change a build's result leaves it alone:
+    (tmp_path / "src" / "__pycache__").mkdir()
+    (tmp_path / "src" / "__pycache__" / "m.cpython-311.pyc").write_bytes(b"x")
+    (tmp_path / "docs" / "_build" / "html.inputs").write_text(before)
+    monkeypatch.setenv("UNRELATED_VARIABLE", "1")
+    assert digest("stamp") == before
+    # Each of these changes it:
+    monkeypatch.setenv("DOCS_SITE_URL", "https://example.org/")
+    assert digest("stamp") != before
+    monkeypatch.delenv("DOCS_SITE_URL")
+    assert digest("another stamp") != before
+    page.write_text("print(2)\n")  # an edit
+    edited = digest("stamp")
+    assert edited != before
+    output.unlink()  # an output deleted
+    assert digest("stamp") != edited

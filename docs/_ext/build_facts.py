@@ -8,8 +8,10 @@ every one of those environments can load it.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib.metadata import requires
 from pathlib import Path
 
@@ -53,6 +55,46 @@ def clean_generated(docs: Path) -> list[Path]:
                 child.unlink()
             removed.append(child)
     return removed
+
+
+#: The environment variables whose values change what the build writes
+#: (``docs/conf.py`` and ``docs/_ext`` read them), by the start of their names.
+BUILD_VARIABLES = ("DOCS_", "READTHEDOCS", "SOURCE_DATE_EPOCH")
+
+#: What a no-change build depends on, besides the command and its environment:
+#: these files and folders of the repository, generated outputs included.
+BUILD_INPUTS = ("pyproject.toml", "docs", "gallery", "src")
+
+
+def build_inputs_digest(root: Path, command: Sequence[str], *extra: str) -> str:
+    """A digest of everything a ``sphinx-build`` run at `root` depends on.
+
+    It covers `command` and `extra` (the environment's install stamp, say),
+    the environment variables named in :data:`BUILD_VARIABLES`, and the path,
+    size and modification time of every file in :data:`BUILD_INPUTS`, except
+    Python's byte-code caches and the ``*.inputs`` files this digest is kept
+    in. The build's outputs are in it too, so a deleted or changed output
+    changes it, as it would make Sphinx write that output again.
+    """
+    digest = hashlib.sha256()
+    for part in (*command, "\0", *extra, "\0"):
+        digest.update(part.encode() + b"\n")
+    for name in sorted(os.environ):
+        if name.startswith(BUILD_VARIABLES):
+            digest.update(f"{name}={os.environ[name]}\n".encode())
+    for top in BUILD_INPUTS:
+        for folder, dirs, files in os.walk(root / top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith(".inputs"):
+                    continue
+                path = Path(folder, name)
+                stat = path.stat()
+                relative = path.relative_to(root).as_posix()
+                digest.update(
+                    f"{relative} {stat.st_size} {stat.st_mtime_ns}\n".encode()
+                )
+    return digest.hexdigest()
 
 
 #: How every build runs ``sphinx-build``: strict (any warning fails it),
