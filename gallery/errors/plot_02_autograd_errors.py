@@ -47,8 +47,9 @@ assert "Trying to backward through the graph a second time" in message
 # has used them, to save memory. Step 0 went through the ``exp`` node built
 # before the loop; step 1 needs that node again. The same happens when a
 # recurrent network's hidden state is carried from one batch to the next.
-# A reused part that saved nothing (``w + 1``) raises no error: its
-# gradient then adds up again, silently.
+# A reused part that saved nothing (``w + 1``) raises no error, but its values
+# were computed from the old ``w``: once a step changes ``w``, backward still
+# gives the gradient at the old values, silently.
 #
 # **Fix.** Build the graph inside the loop, so that each backward pass has a
 # graph of its own (and reset the gradients each step, which add up
@@ -63,10 +64,42 @@ for _ in range(2):
     loss.backward()
 print(w.grad)
 torch.testing.assert_close(w.grad, 3 * w.detach().exp())
-w.grad, shifted = None, w + 1  # saves nothing: a second pass adds up silently
+shifted, grads = w + 1, []  # saves nothing: reusing it raises no error
 for _ in range(2):
-    (shifted * 3).sum().backward()
-assert w.grad.tolist() == [6.0, 6.0]
+    w.grad = None
+    (shifted**2).sum().backward()
+    grads.append(w.grad)
+    with torch.no_grad():
+        w -= 0.1 * w.grad  # a training step changes w
+print(grads)
+assert torch.equal(grads[0], grads[1])  # the same gradient: from the old w
+assert not torch.equal(shifted, w + 1)
+# sphinx_gallery_start_ignore
+# Without the reset, gradients of fresh graphs add up.
+w.grad = None
+for _ in range(2):
+    (w.exp() * 3).sum().backward()
+torch.testing.assert_close(w.grad, 6 * w.detach().exp())
+# A carried hidden state raises the same error; detaching it each batch works.
+cell, hidden = torch.nn.RNNCell(2, 2), torch.zeros(1, 2)
+try:
+    for _ in range(2):
+        hidden = cell(torch.ones(1, 2), hidden)
+        hidden.sum().backward()
+except RuntimeError as error:
+    hidden_message = str(error)
+else:
+    raise AssertionError("carrying the hidden state did not raise")
+assert "Trying to backward through the graph a second time" in hidden_message
+for _ in range(2):
+    hidden = cell(torch.ones(1, 2), hidden.detach())
+    hidden.sum().backward()
+# features.detach(): the earlier part is not trained, the rest is.
+v = torch.ones(2, requires_grad=True)
+for _ in range(2):
+    (features.detach() * v).sum().backward()
+torch.testing.assert_close(v.grad, 2 * features.detach())
+# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-backward-non-scalar:
@@ -74,8 +107,9 @@ assert w.grad.tolist() == [6.0, 6.0]
 # grad can be implicitly created only for scalar outputs
 # ------------------------------------------------------
 # Raised by :meth:`~torch.Tensor.backward` called without an argument on a
-# tensor with more than one element, such as a loss computed with
-# ``reduction="none"`` or one value per sample.
+# real tensor with more than one element, such as a loss computed with
+# ``reduction="none"`` or one value per sample. A complex output, even of one
+# element, is refused in other words.
 w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 per_sample = (w - 2.0) ** 2
 try:
@@ -106,6 +140,16 @@ from_vector = w.grad
 w.grad = None
 ((w - 2.0) ** 2).sum().backward()
 torch.testing.assert_close(from_vector, w.grad)
+# sphinx_gallery_start_ignore
+try:
+    (w[:1] * 1j).sum().backward()
+except RuntimeError as error:
+    complex_message = str(error)
+else:
+    raise AssertionError("backward of a complex output did not raise")
+assert "only for real scalar outputs" in complex_message
+assert "grad can be implicitly created only for scalar outputs" not in complex_message
+# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-no-grad-fn:
@@ -114,7 +158,9 @@ torch.testing.assert_close(from_vector, w.grad)
 # ----------------------------------------------------------------------
 # Raised by :meth:`~torch.Tensor.backward` (or :func:`torch.autograd.grad`)
 # when the tensor it starts from was not recorded by autograd. "element 0"
-# is the first (here the only) tensor it was asked to differentiate.
+# is the first (here the only) tensor it starts from. An input of
+# :func:`torch.autograd.grad` that does not require gradients is reported in
+# other words.
 w = torch.tensor([1.0, 2.0])
 loss = (w**2).sum()
 try:
@@ -147,6 +193,21 @@ loss = (w**2).sum()
 loss.backward()
 print(w.grad)
 torch.testing.assert_close(w.grad, 2 * w.detach())
+# sphinx_gallery_start_ignore
+constant, other_messages = torch.ones(2), []
+for call in [
+    lambda: torch.autograd.backward([(w * 2).sum(), constant.sum()]),
+    lambda: torch.autograd.grad((w * constant).sum(), constant),
+]:
+    try:
+        call()
+    except RuntimeError as error:
+        other_messages.append(str(error))
+    else:
+        raise AssertionError("a tensor without gradients did not raise")
+assert "element 1 of tensors does not require grad" in other_messages[0]
+assert "One of the differentiated Tensors does not require grad" in other_messages[1]
+# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-inplace-saved-tensor:
@@ -178,17 +239,23 @@ assert heading in message
 # output ``s``, which the graph keeps. Every tensor carries a
 # :term:`version counter` that each :term:`in-place operation` increases, and
 # backward checks that what it kept is still at the version it kept. The rest
-# of the message gives the kept tensor's shape, the operation that made it
-# (``Sigmoid`` in PyTorch 2.13, ``SigmoidBackward0`` in 2.4) and the two
-# versions. Other frequent causes: ``nn.ReLU(inplace=True)`` after an
-# operation that keeps its output, and ``optimizer.step()`` (which changes
-# the parameters in place) between a forward pass and its backward.
+# of the message gives the kept tensor's shape, a node and the two versions.
+# For a kept output, as here, the node is the operation that made it
+# (``Sigmoid`` in PyTorch 2.13, ``SigmoidBackward0`` in 2.4). For a kept
+# input, it is the tensor's current :attr:`~torch.Tensor.grad_fn`, often the
+# in-place operation itself, and none for a leaf or a tensor that requires no
+# gradient.
+# Other frequent causes: ``nn.ReLU(inplace=True)`` after an operation that
+# keeps its output, and ``optimizer.step()`` (which changes the parameters in
+# place) between a forward pass and its backward; its message names
+# ``AsStrided``, an operation you never wrote.
 #
 # **Fix.** Compute out of place (``probs = probs + 1``): a new tensor, and
-# the kept one stays as it was. To find the operation in a large model, run
-# the forward and backward passes under :class:`torch.autograd.detect_anomaly`:
-# the failing backward pass then also warns with the traceback of the forward
-# call that made the failing node (slowly: for debugging only).
+# the kept one stays as it was. To find which forward operation kept the
+# changed tensor, run the forward and backward passes under
+# :class:`torch.autograd.detect_anomaly`: the failing backward pass then also
+# warns with the traceback of the forward call that made the failing node
+# (slowly: for debugging only).
 assert (version_before, probs._version) == (0, 1)
 assert "is at version 1; expected version 0 instead" in message
 assert "output 0 of Sigmoid" in message
@@ -198,8 +265,33 @@ shifted.sum().backward()
 s = torch.sigmoid(w.detach())
 torch.testing.assert_close(w.grad, s * (1 - s))
 # sphinx_gallery_start_ignore
-# The two other causes named above raise the same error.
+if torch.__version__ >= (2, 13):
+    assert "output 0 of Sigmoid," in message
+if torch.__version__ < (2, 5):
+    assert "output 0 of SigmoidBackward0," in message
+# A kept input names its current grad_fn; a leaf or a constant names no node.
 v = torch.tensor([0.0, 1.0], requires_grad=True)
+leaf = torch.tensor([0.0, 1.0], requires_grad=True)
+doubled, constant = v * 2, torch.ones(2)
+losses = [(doubled * doubled).sum(), (v * constant).sum(), (leaf * leaf).sum()]
+doubled.relu_()
+constant += 1
+with torch.no_grad():
+    leaf += 1
+node_messages = []
+for loss in losses:
+    try:
+        loss.backward()
+    except RuntimeError as error:
+        node_messages.append(str(error))
+    else:
+        raise AssertionError("backward after an in-place change did not raise")
+assert doubled.grad_fn.name() == "ReluBackward0"
+assert "output 0 of Relu" in node_messages[0]
+for node_message in node_messages[1:]:
+    assert heading in node_message
+    assert "which is output" not in node_message
+# The two other causes named above raise the same error.
 kept = torch.sigmoid(v)
 torch.nn.ReLU(inplace=True)(kept)
 try:
@@ -222,6 +314,7 @@ except RuntimeError as error:
 else:
     raise AssertionError("backward after optimizer.step() did not raise")
 assert heading in optimiser_message
+assert "output 0 of AsStrided" in optimiser_message
 # Anomaly detection warns with the forward call's traceback.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -268,9 +361,9 @@ assert (
 # being used in an in-place operation``.
 #
 # **Fix.** Update parameters with autograd off, inside :class:`torch.no_grad`,
-# as the optimisers of :mod:`torch.optim` also switch autograd off in their
-# ``step()``. The tensor is changed in place and stays a leaf that requires
-# gradients.
+# as the optimisers of :mod:`torch.optim` also do in their ``step()`` (unless
+# built with ``differentiable=True``). The tensor is changed in place and
+# stays a leaf that requires gradients.
 try:
     w[0] = 0.0
 except RuntimeError as error:
@@ -284,6 +377,19 @@ print(w)
 torch.testing.assert_close(w.detach(), torch.tensor([0.8, -0.8]))
 assert w.is_leaf
 assert w.requires_grad
+# sphinx_gallery_start_ignore
+# step() updates a leaf in place with autograd on around it, so it switches
+# autograd off; differentiable=True keeps it on, and the update raises.
+torch.optim.SGD([w], lr=0.1).step()
+assert w.is_leaf
+try:
+    torch.optim.SGD([w], lr=0.1, differentiable=True).step()
+except RuntimeError as error:
+    step_message = str(error)
+else:
+    raise AssertionError("a differentiable step on a leaf did not raise")
+assert "a leaf Variable that requires grad" in step_message
+# sphinx_gallery_end_ignore
 
 # %%
 # See also: :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`

@@ -10,11 +10,11 @@ printed by the PyTorch that built the page.
 """
 
 # %%
-# The page runs on the CPU. The one file it writes goes into a temporary folder
-# that the last entry deletes.
+# The page runs on the CPU; its one file goes into a temporary folder.
 import argparse
 import pickle
 import re
+import sys
 import tempfile
 import warnings
 from collections import OrderedDict
@@ -23,14 +23,11 @@ from multiprocessing import get_all_start_methods
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import torch
-from matplotlib.colors import ListedColormap
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 from torch.utils.data import DataLoader
 
-from tutorial_utils.colours import PALETTE
 from tutorial_utils.environment import environment_summary
 
 print(environment_summary(torch.device("cpu")))
@@ -41,7 +38,8 @@ print(environment_summary(torch.device("cpu")))
 # stack expects each tensor to be equal size, but got … at entry … and … at entry …
 # ---------------------------------------------------------------------------------
 # Raised by a :class:`~torch.utils.data.DataLoader` whose samples have different
-# :term:`shapes <shape>`, such as sentences or recordings of different lengths.
+# :term:`shapes <shape>`: sentences or recordings of different lengths, or images
+# of different sizes.
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
 loader = DataLoader(sequences, batch_size=3)
 try:
@@ -56,12 +54,13 @@ assert " at entry " in message
 assert " and " in message
 
 # %%
-# **Why.** A :term:`batch` is one tensor, and a tensor is rectangular: every row has
-# the same length. The loader's default :term:`collate function`,
-# :func:`~torch.utils.data.default_collate`, joins the samples of a batch with
-# :func:`torch.stack`, which puts equal-shaped tensors side by side along a new first
-# :term:`dimension`; the message is :func:`torch.stack`'s own, and "entry" counts
-# the samples of the batch from 0.
+# **Why.** Each field of a :term:`batch` (the inputs, the labels) becomes one tensor,
+# and a tensor is rectangular: every row has the same length. The loader's default
+# :term:`collate function`, :func:`~torch.utils.data.default_collate`, joins the
+# samples' tensors with :func:`torch.stack`, which puts equal-shaped tensors side by
+# side along a new first :term:`dimension`; the message is :func:`torch.stack`'s
+# own, and "entry" counts the samples of the batch from 0. (Samples that are Python
+# lists stop at an earlier check, with a message of its own.)
 try:
     torch.stack(sequences)
 except RuntimeError as error:
@@ -69,13 +68,33 @@ except RuntimeError as error:
 else:
     raise AssertionError("torch.stack stacked tensors of lengths 2, 4 and 3")
 assert stack_message == message
+# sphinx_gallery_start_ignore
+images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
+for samples in ([(x, 0) for x in sequences], [x.tolist() for x in sequences], images):
+    try:
+        next(iter(DataLoader(samples, batch_size=len(samples))))
+    except RuntimeError as error:
+        other = str(error)
+    else:
+        raise AssertionError("samples of different shapes were batched")
+    assert ("stack expects each" in other) != isinstance(samples[0], list)
+try:
+    pad_sequence(images, batch_first=True)
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("pad_sequence padded images along their last dimension")
+# sphinx_gallery_end_ignore
 
 
 # %%
-# **Fix.** Give the loader a ``collate_fn`` that pads the samples to the longest
-# one in the batch. :func:`torch.nn.utils.rnn.pad_sequence` does the :term:`padding`
-# (``batch_first=True`` gives shape ``(batch, longest)``); return the true lengths
-# too, because the padded zeros are not data.
+# **Fix.** For sequences, which differ only in their first dimension, give the
+# loader a ``collate_fn`` that pads the samples to the longest one in the batch with
+# :func:`torch.nn.utils.rnn.pad_sequence` (``batch_first=True`` gives the shape
+# ``(batch, longest)``), and return the true lengths too, to tell data from
+# :term:`padding` later. Images of different sizes are resized or cropped to one
+# size in the data set's transform instead: ``pad_sequence`` pads only the first
+# dimension, and fails on them.
 def pad_batch(batch):
     lengths = torch.tensor([len(sample) for sample in batch])
     return pad_sequence(batch, batch_first=True, padding_value=0.0), lengths
@@ -88,38 +107,18 @@ assert padded.shape == (3, 4)
 assert lengths.tolist() == [2, 4, 3]
 
 # %%
-# Whatever comes next must ignore the padding. A :term:`mask` built from the
-# lengths picks the real values: here it gives each sequence's true mean, where
-# ``padded.mean(dim=1)`` would count the zeros. (:class:`torch.nn.RNN` and its
-# relatives take the lengths through :func:`torch.nn.utils.rnn.pack_padded_sequence`
-# instead.)
-mask = torch.arange(padded.shape[1]) < lengths[:, None]
-means = (padded * mask).sum(dim=1) / lengths
-print("masked means:", means.tolist(), " padded.mean:", padded.mean(dim=1).tolist())
-assert torch.equal(padded[mask], torch.cat(sequences))
-torch.testing.assert_close(means, torch.stack([s.mean() for s in sequences]))
-assert not torch.allclose(padded.mean(dim=1), means)
-
-fig, ax = plt.subplots(figsize=(4.5, 2.2))
-ax.imshow(mask.numpy(), cmap=ListedColormap([PALETTE[7], PALETTE[0]]), vmin=0, vmax=1)
-for row, values in enumerate(padded.tolist()):
-    for col, value in enumerate(values):
-        ax.text(col, row, f"{value:g}", ha="center", va="center")
-ax.set_xticks(range(4))
-ax.set_yticks(range(3), [f"length {n}" for n in lengths.tolist()])
-ax.set_title("pad_sequence: real values (blue), padding (grey)")
-plt.show()
-
-# %%
 # .. _error-pickle-worker:
 #
-# Can't pickle …: attribute lookup … failed
-# -----------------------------------------
+# Can't pickle …
+# --------------
 # Raised when a :class:`~torch.utils.data.DataLoader` with ``num_workers > 0`` starts
 # workers with the ``spawn`` or ``forkserver`` :term:`start method` and something it
 # must send them, here a ``lambda`` as ``collate_fn``, cannot be pickled. Naming
-# ``spawn`` makes it fail on every platform. The page prints ``0x…`` for the memory
-# address, which changes from run to run.
+# ``spawn`` makes it fail on every platform. The message is Python's, and its end
+# depends on the version: ``attribute lookup <lambda> on __main__ failed`` up to Python
+# 3.13, ``it's not found as __main__.<lambda>`` from 3.14. Recent versions of PyTorch
+# (2.13 among them, not 2.4) first warn "Got pickle error when attempting to start a
+# worker Process". The page prints ``0x…`` for the memory address, which varies.
 loader = DataLoader(
     sequences,
     batch_size=3,
@@ -136,73 +135,70 @@ with warnings.catch_warnings(record=True) as caught:
         print(f"{type(error).__name__}: {re.sub('0x[0-9a-fA-F]+', '0x…', message)}")
     else:
         raise AssertionError("a lambda was sent to a spawned worker")
-assert "Can't pickle " in message
-assert ": attribute lookup " in message
-assert message.endswith(" failed")
-
-# %%
-# Before the error, recent versions of PyTorch (2.13 among them, not 2.4) also issue
-# a ``UserWarning`` that starts "Got pickle error when attempting to start a worker
-# Process"; the page caught it:
-for warning in caught:
-    print(f"{warning.category.__name__}: {str(warning.message).split('. ')[0]}")
-assert all(issubclass(warning.category, UserWarning) for warning in caught)
+new_pickle = sys.version_info >= (3, 14)  # Python 3.14 rewrote pickle's messages
+tail = r"it's not found as .*<lambda>" if new_pickle else r"attribute lookup .* failed"
+assert re.fullmatch(r"Can't pickle <function <lambda> at 0x\w+>: " + tail, message)
+warned = "Got pickle error when attempting to start a worker Process"
+assert all(str(warning.message).startswith(warned) for warning in caught)
 assert caught or torch.__version__ < "2.13"
 assert not caught or torch.__version__ >= "2.5"
 
 # %%
 # **Why.** A spawned worker is a new Python process, and the loader sends it the
 # data set, the ``collate_fn`` and the ``worker_init_fn`` with :mod:`pickle`. Pickle
-# stores a function as a reference, its module and name, which the worker looks up
-# again; :func:`~torch.nn.utils.rnn.pad_sequence` pickles to a few dozen bytes that
-# name it. A ``lambda`` is called ``<lambda>``, a name no module holds, so the
-# lookup fails.
-payload = bytes(ForkingPickler.dumps(pad_sequence))  # as multiprocessing pickles
-print(f"{len(payload)} bytes: {payload!r}")
-assert b"torch.nn.utils.rnn" in payload
-assert b"pad_sequence" in payload
-assert len(payload) < 100
+# stores a function as a reference, its module and name, for the worker to import,
+# and first looks the name up to check that it leads back to the function. A
+# ``lambda`` is called ``<lambda>``, a name no module holds, so that lookup fails,
+# in the main process, which does the pickling: pickling the lambda there with the
+# workers' pickler gives the same message.
+try:
+    ForkingPickler.dumps(loader.collate_fn)
+except pickle.PicklingError as error:
+    parent_message = str(error)
+else:
+    raise AssertionError("the lambda was pickled")
+assert parent_message == message
 
 # %%
-# A function defined inside another function fails in the same way, with "Can't
-# pickle local object" (Python 3.10 to 3.12) or "Can't get local object" (Python
-# 3.13). ``spawn`` is the default start method on Windows and macOS. With ``fork``,
-# the default on Linux before Python 3.14, each worker is a copy of the parent
-# process that already holds the function, so the same loader works there and
-# fails on the others. The default of the machine that built this page comes first
-# in :func:`multiprocessing.get_all_start_methods`:
+# A function made inside another function (here a lambda) fails in the same way,
+# with a message that depends on the Python version: :class:`AttributeError`
+# "Can't pickle local object" (3.10, 3.11, the first 3.12 releases) or "Can't get
+# local object" (later 3.12 releases, 3.13), :class:`~pickle.PicklingError` "Can't
+# pickle local object" from 3.14. ``spawn`` is the default start method on Windows
+# and macOS. With ``fork``, the default on Linux before Python 3.14, each worker is
+# a copy of the parent process that already holds the function, so the same loader
+# works there and fails on the others. The platform's default comes first in
+# :func:`multiprocessing.get_all_start_methods` (a script can choose another with
+# :func:`multiprocessing.set_start_method`, a loader with ``multiprocessing_context``):
 print("default start method here:", get_all_start_methods()[0])
 
 
 def make_collate():
-    def collate(batch):
-        return pad_sequence(batch, batch_first=True)
-
-    return collate
+    return lambda batch: pad_sequence(batch, batch_first=True)
 
 
 try:
     ForkingPickler.dumps(make_collate())
 except (AttributeError, pickle.PicklingError) as error:
-    local_message = str(error)
-    print(f"{type(error).__name__}: {local_message}")
+    local_error, local_message = type(error), re.sub("0x[0-9a-f]+", "0x…", str(error))
+    print(f"{local_error.__name__}: {local_message}")
 else:
     raise AssertionError("a local function was pickled")
-assert any(f"Can't {verb} local object" in local_message for verb in ("pickle", "get"))
+verbs = {(3, 12): ["pickle", "get"], (3, 13): ["get"]}.get(sys.version_info[:2])
+assert any(f"Can't {v} local object" in local_message for v in verbs or ["pickle"])
+assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
 
 # %%
 # **Fix.** Pass something pickle can find by name: a function defined at the top
-# level of a module the workers can import (in a script, at its top level, with
-# the work behind ``if __name__ == "__main__":``, as
-# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py` explains),
-# or a :class:`functools.partial` of such a function, which pickles as the function
-# plus its arguments. A spawned worker would start by running this script again,
-# which has no such guard, so the page checks the step that failed, pickling with
-# the pickler the workers use, and then loads in the main process:
+# level of a module the workers can import (a script keeps its work behind
+# ``if __name__ == "__main__":``, see
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`), or a
+# :class:`functools.partial` of one, which pickles as the function plus its
+# arguments. A spawned worker would rerun this unguarded script, so the page checks
+# the step that failed, pickling, and then loads in the main process.
 collate = partial(pad_sequence, batch_first=True)
 received = ForkingPickler.loads(ForkingPickler.dumps(collate))
 batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
-print(batch.shape)
 assert torch.equal(batch, padded)
 
 # %%
@@ -210,9 +206,9 @@ assert torch.equal(batch, padded)
 #
 # Missing key(s) in state_dict
 # ----------------------------
-# Raised by :meth:`~torch.nn.Module.load_state_dict` when the model has parameters or
-# persistent buffers that the :term:`state dict` does not name, for example after a layer was
-# renamed (here ``out`` became ``head``).
+# Raised by :meth:`~torch.nn.Module.load_state_dict` when the model has parameters
+# or persistent buffers that the :term:`state dict` does not name, for example after
+# a layer was renamed (here ``out`` became ``head``).
 torch.manual_seed(0)
 old = nn.Sequential(OrderedDict(hidden=nn.Linear(2, 4), out=nn.Linear(4, 1)))
 saved = old.state_dict()
@@ -231,10 +227,8 @@ assert "Missing key(s) in state_dict" in message
 # path of attributes that leads to each parameter), not by position. With the
 # default ``strict=True`` it raises when a name of the model is missing from the
 # dictionary, or (the second line) a name in the dictionary is not in the model.
-# The tensors whose names matched were copied before the error:
-copied = torch.equal(model.hidden.weight, saved["hidden.weight"])
-print("hidden.weight was copied anyway:", copied)
-assert copied
+# The tensors whose names matched were copied before the error.
+assert torch.equal(model.hidden.weight, saved["hidden.weight"])
 
 # %%
 # **Fix.** Rename the keys of the dictionary to the model's names, then load; the
@@ -255,9 +249,10 @@ assert torch.equal(model.head.weight, old.out.weight)
 # Unexpected key(s) in state_dict
 # -------------------------------
 # Raised by :meth:`~torch.nn.Module.load_state_dict` when the dictionary names
-# tensors the model does not have, typically weights saved from a model wrapped in
-# :class:`~torch.nn.DataParallel` or :class:`~torch.nn.parallel.DistributedDataParallel`,
-# whose names all start with ``module.``.
+# tensors the model does not have, typically weights saved from a wrapped model:
+# every name starts with ``module.`` after :class:`~torch.nn.DataParallel` or
+# :class:`~torch.nn.parallel.DistributedDataParallel`, with ``_orig_mod.`` after
+# :func:`torch.compile`.
 wrapped = nn.DataParallel(nn.Linear(2, 1))
 saved = wrapped.state_dict()
 print(list(saved))
@@ -271,13 +266,17 @@ else:
 assert "Unexpected key(s) in state_dict" in message
 
 # %%
-# **Why.** Both wrappers keep the model as their attribute ``module``, so every
-# name in their state dict gets the prefix ``module.``, and none matches the
-# plain model's names (which are then missing, too).
+# **Why.** The wrapper keeps the model as an attribute (``module``; ``_orig_mod``
+# in what :func:`torch.compile` returns), so every name in its state dict gets that
+# prefix, and none matches the plain model's names (which are then missing, too).
 #
 # **Fix.** Save ``wrapped.module.state_dict()``, the model's own names; for a file
 # already saved, remove the prefix.
 assert list(wrapped.module.state_dict()) == ["weight", "bias"]
+# sphinx_gallery_start_ignore
+compiled = torch.compile(nn.Linear(2, 1), backend="eager")  # compiles nothing yet
+assert list(compiled.state_dict()) == ["_orig_mod." + k for k in ["weight", "bias"]]
+# sphinx_gallery_end_ignore
 plain = {key.removeprefix("module."): value for key, value in saved.items()}
 model = nn.Linear(2, 1)
 print(model.load_state_dict(plain))
@@ -309,8 +308,8 @@ assert " from checkpoint, the shape in current model is " in message
 # %%
 # **Why.** Loading copies each saved tensor into the existing parameter of the same
 # name (or, with ``assign=True``, puts it in its place), and it checks first that
-# the shapes are equal. ``strict=False`` does
-# not help: it skips names that do not match, not shapes.
+# the shapes are equal. ``strict=False`` does not help: it skips names that do not
+# match, not shapes.
 try:
     model.load_state_dict(saved, strict=False)
 except RuntimeError as error:
@@ -364,7 +363,8 @@ assert "argparse.Namespace" in refused[0]
 # file names. With ``weights_only=True``, :func:`torch.load` rebuilds only tensors,
 # plain Python data (numbers, strings, ``None``, lists, tuples, dicts) and a short
 # list of allowed types, and refuses any other class or function before calling
-# it. Never pass ``weights_only=False`` for a file you did not write yourself.
+# it. PyTorch's documentation says never to load data from an untrusted source
+# that way; the safe habit is ``weights_only=False`` only for files you wrote.
 #
 # **Fix.** Save plain data: a state dict, and the options as a dictionary
 # (``vars(args)``). That loads with ``weights_only=True``, with nothing to allow.
@@ -372,13 +372,15 @@ torch.save({"model": checkpoint["model"], "args": vars(args)}, path)
 loaded = torch.load(path, weights_only=True)
 print(loaded["args"])
 assert argparse.Namespace(**loaded["args"]) == args
+# sphinx_gallery_start_ignore
+assert "untrusted source" in " ".join(torch.load.__doc__.split())
+# sphinx_gallery_end_ignore
 
 # %%
-# For a file you trust whose types you cannot change, allow exactly those types.
-# :func:`torch.serialization.add_safe_globals` (PyTorch 2.4 and later) allows them
-# for the rest of the process; the context manager
-# :class:`torch.serialization.safe_globals` (PyTorch 2.5 and later) only inside its
-# ``with`` block.
+# For a file you trust whose types you cannot change, allow exactly those types:
+# :func:`torch.serialization.add_safe_globals` (PyTorch 2.4 and later) for the rest
+# of the process, the context manager :class:`torch.serialization.safe_globals`
+# (PyTorch 2.5 and later) only inside its ``with`` block.
 torch.save(checkpoint, path)
 assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.5")
 if hasattr(torch.serialization, "safe_globals"):

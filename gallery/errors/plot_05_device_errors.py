@@ -29,31 +29,65 @@ print(environment_summary(device))
 #
 # Expected all tensors to be on the same device
 # ---------------------------------------------
-# Raised by operations that take two or more tensors, here a
-# :class:`~torch.nn.Linear` layer, when they live on different devices:
-# typically a model moved to the GPU and a batch left on the CPU.
+# Raised by most operations that take two or more tensors (a
+# :class:`~torch.nn.Linear` layer here; also matrix products, losses and
+# elementwise arithmetic) when they live on different devices: typically a
+# model moved to the GPU and a batch left on the CPU. Convolution and
+# recurrent layers check their input first and word the same mistake
+# differently: a convolution says that the input type (such as
+# torch.FloatTensor) and the weight type (torch.cuda.FloatTensor) should be
+# the same; :class:`~torch.nn.LSTM` and its relatives, that the input and
+# parameter tensors are not at the same device. With a GPU, the page
+# prints all three.
 if torch.cuda.is_available():
-    model = nn.Linear(3, 1).to("cuda")
-    batch = torch.ones(4, 3)
-    try:
-        model(batch)
-    except RuntimeError as error:
-        message = str(error)
-        print(f"{type(error).__name__}: {message}")
-    else:
-        raise AssertionError("a CUDA model on a CPU batch did not raise")
-    assert "Expected all tensors to be on the same device" in message
-    assert (torch.ones(2, device="cuda") + torch.tensor(1.0)).is_cuda
+    batch, messages = torch.ones(4, 3), {}
+    layers = {
+        "Expected all tensors to be on the same device": nn.Linear(3, 1),
+        ") and weight type (": nn.Conv1d(4, 1, 1),
+        "Input and parameter tensors are not at the same device": nn.LSTM(3, 1),
+    }
+    for expected, layer in layers.items():
+        try:
+            layer.to("cuda")(batch)
+        except RuntimeError as error:
+            message = str(error)
+            print(f"{type(layer).__name__}: {type(error).__name__}: {message}")
+        else:
+            raise AssertionError(f"a CUDA {type(layer).__name__} took a CPU batch")
+        assert expected in message
+        assert "cuda" in message
+        messages[type(layer).__name__] = message
+    # sphinx_gallery_start_ignore
+    linear = messages["Linear"]
+    assert "cuda:0" in linear
+    assert "cpu" in linear
+    assert "(when checking argument" in linear
+    assert "should be the same" in messages["Conv1d"]
+    on_gpu = torch.arange(3.0, device="cuda")
+    assert (on_gpu + torch.tensor(1.0)).is_cuda
+    assert on_gpu[torch.tensor([0, 2])].is_cuda
+    square = torch.ones(2, 2, device="cuda")
+    pairs = [(torch.matmul, square.cpu()), (torch.add, square.cpu())]
+    for op, on_cpu in [*pairs, (nn.functional.cross_entropy, torch.tensor([0, 1]))]:
+        try:
+            op(square, on_cpu)
+        except RuntimeError as error:
+            other = str(error)
+        else:
+            raise AssertionError(f"{op.__name__} took tensors on two devices")
+        assert "Expected all tensors to be on the same device" in other
+    # sphinx_gallery_end_ignore
 else:
-    print("This build had no CUDA GPU, so the message is not shown here.")
+    print("This build had no CUDA GPU, so the messages are not shown here.")
 
 # %%
 # **Why.** An operation runs on one device, and PyTorch does not copy
 # tensors between devices for you: a copy costs time, so it is left to you.
-# (A 0-dimensional CPU tensor is the exception: mixed with CUDA tensors, it
-# is read as a plain number.) The rest of the message names the two devices it found (such as
-# ``cuda:0`` and ``cpu``) and the argument or operation that had the odd
-# one out.
+# Among the exceptions: elementwise operations read a 0-dimensional CPU
+# tensor as a plain number, and indexing a CUDA tensor accepts CPU indices.
+# The rest of the message names the devices (such as ``cuda:0`` and
+# ``cpu``) and, for most operations, the argument and the operation; its
+# wording changes between versions.
 #
 # **Fix.** Move the model once, and every batch (inputs and targets) to the
 # same device inside the loop, with :meth:`~torch.Tensor.to`. The code
@@ -131,10 +165,11 @@ if not torch.backends.cuda.is_built():
         raise AssertionError("device='cuda' in a CPU-only build did not raise")
     assert "Torch not compiled with CUDA enabled" in message
     assert torch.version.cuda is None
+    assert torch.version.hip is None
 else:
-    print(
-        f"This build supports CUDA {torch.version.cuda}, so the message is not shown."
-    )
+    assert (torch.version.cuda is None) == (torch.version.hip is not None)
+    version = torch.version.cuda or f"through ROCm {torch.version.hip}"
+    print(f"This build supports CUDA {version}, so the message is not shown.")
     if not torch.cuda.is_available():
         try:
             torch.zeros(2, device="cuda")
@@ -147,10 +182,11 @@ else:
 # **Why.** CUDA support is decided when PyTorch is built: a CPU-only build
 # has no CUDA code in it at all, whatever GPU the machine has.
 # :func:`torch.backends.cuda.is_built` tells which build is installed, and
-# ``torch.version.cuda`` is ``None`` in a CPU-only one. A build with CUDA on
-# a machine without a usable GPU fails differently, with a
-# :class:`RuntimeError` that names what is missing (the driver, or a
-# visible GPU).
+# ``torch.version.cuda`` is ``None`` in a CPU-only one (and in a ROCm build,
+# which runs the ``cuda`` device on AMD GPUs and names its version in
+# ``torch.version.hip``). A build with CUDA on a machine without a usable
+# GPU fails differently, with a :class:`RuntimeError` that names what is
+# missing (the driver, or a visible GPU).
 #
 # **Fix.** Write code that runs on both: choose the device with
 # :func:`torch.cuda.is_available` (as the first cell of this page does)
