@@ -301,7 +301,8 @@ assert counts[0].item() in (1.0, 2.0)
 #
 # Exercises
 # ---------
-# Each solution hides behind a toggle, and the check after it says whether an
+# On the web page each solution hides behind a toggle (the notebook has an
+# empty cell for your answer instead), and the check after it says whether an
 # answer is right.
 #
 # **Exercise 1.** For ``x = torch.arange(12).reshape(3, 4)``, make ``answer``: the last

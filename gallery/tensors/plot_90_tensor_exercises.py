@@ -3,8 +3,9 @@ Exercises: tensors
 ==================
 
 Exercises for the pages of the tensors section that do not end with their
-own (all but indexing and selection), each with a solution behind a toggle
-and a check that tells you whether an answer is right.
+own (all but indexing and selection), each with a check that tells you whether
+an answer is right. On the web page each solution hides behind a toggle; the
+notebook has an empty cell for your answer instead.
 """
 
 # %%
@@ -42,26 +43,31 @@ assert answer.tolist() == [0, 0.25, 0.5, 0.75, 1], "Exercise 1: wrong values"
 print("Exercise 1: right")
 
 # %%
-# **Exercise 2.** Seeding with 7 before each draw, make ``throws`` and ``again``: 1000
-# throws of a die (1 to 6) each, drawn with :func:`torch.randint`. They must be equal.
+# **Exercise 2.** Make ``throw()``: a function that seeds with 7 and returns 1000
+# throws of a die (1 to 6), drawn on the CPU with :func:`torch.randint`, so that every
+# call returns the same throws.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
+
 # %%
-throws = torch.randint(1, 7, (1000,), generator=torch.Generator().manual_seed(7))
-again = torch.randint(1, 7, (1000,), generator=torch.Generator().manual_seed(7))
+def throw():
+    generator = torch.Generator().manual_seed(7)  # a stream of its own, seeded anew
+    return torch.randint(1, 7, (1000,), generator=generator)
+
 
 # %%
 # .. raw:: html
 #
 #    </details>
-assert getattr(again, "shape", None) == (1000,), "Exercise 2: again is not 1000 draws"
-assert getattr(throws, "shape", None) == (1000,), "Exercise 2: throws is not 1000 draws"
-assert throws[:6].tolist() == [4, 5, 2, 3, 2, 4], "Exercise 2: not 1 to 6 from seed 7"
-assert again is not throws, "Exercise 2: again is throws itself: draw it again"
-assert torch.equal(throws, again), "Exercise 2: again differs: seed with 7 before each"
+assert callable(throw), "Exercise 2: throw is not a function"
+first, second = throw(), throw()
+assert getattr(first, "shape", None) == (1000,), "Exercise 2: not 1000 throws"
+assert first[:6].tolist() == [4, 5, 2, 3, 2, 4], "Exercise 2: not 1 to 6 from seed 7"
+assert second is not first, "Exercise 2: throw() returns one tensor again: draw anew"
+assert torch.equal(first, second), "Exercise 2: a second call differs: seed in throw()"
 print("Exercise 2: right")
 
 # %%
@@ -71,7 +77,7 @@ print("Exercise 2: right")
 # ----------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`.
 #
-# **Exercise 3.** Make ``answer``: ``torch.tensor([-1.7, 0.5, 2.5, 3.2])`` as ``int64``,
+# **Exercise 3.** Make ``answer``: ``torch.tensor([-1.7, 0.5, 2.5, 3.7])`` as ``int64``,
 # rounded (halves to the even neighbour), not truncated.
 #
 # .. raw:: html
@@ -79,7 +85,7 @@ print("Exercise 2: right")
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
-answer = torch.tensor([-1.7, 0.5, 2.5, 3.2]).round().to(torch.int64)
+answer = torch.tensor([-1.7, 0.5, 2.5, 3.7]).round().to(torch.int64)
 
 # %%
 # .. raw:: html
@@ -87,12 +93,13 @@ answer = torch.tensor([-1.7, 0.5, 2.5, 3.2]).round().to(torch.int64)
 #    </details>
 assert isinstance(answer, torch.Tensor), "Exercise 3: answer is not a tensor"
 assert answer.dtype == torch.int64, f"Exercise 3: dtype {answer.dtype}, not int64"
-assert answer.tolist() == [-2, 0, 2, 3], f"Exercise 3: {answer.tolist()}"
+assert answer.tolist() == [-2, 0, 2, 4], f"Exercise 3: {answer.tolist()}"
 print("Exercise 3: right")
 
 # %%
 # **Exercise 4.** For ``pixels = torch.tensor([200, 100, 30], dtype=torch.uint8)``, make
-# ``brighter``: each plus 100, capped at 255, as ``uint8``. Predict ``pixels + 100``.
+# ``brighter``: each plus 100, capped at 255, as ``uint8``; and ``wrapped``: the list
+# you predict ``(pixels + 100).tolist()`` gives, written by hand.
 #
 # .. raw:: html
 #
@@ -101,22 +108,27 @@ print("Exercise 3: right")
 # %%
 pixels = torch.tensor([200, 100, 30], dtype=torch.uint8)
 brighter = (pixels.long() + 100).clamp(max=255).to(torch.uint8)
+wrapped = [44, 200, 130]  # uint8 wraps around: 300 - 256 is 44
 
 # %%
 # .. raw:: html
 #
 #    </details>
+assert isinstance(wrapped, (list, tuple)), "Exercise 4: wrapped is not a list"
 assert isinstance(brighter, torch.Tensor), "Exercise 4: brighter is not a tensor"
 assert brighter.dtype == torch.uint8, f"Exercise 4: {brighter.dtype}, not uint8"
 assert brighter.tolist() == [255, 200, 130], f"Exercise 4: {brighter.tolist()}"
-assert (pixels + 100).tolist() == [44, 200, 130]  # uint8 wraps: 300 - 256 is 44
+by_hand = [(v + 100) % 256 for v in (200, 100, 30)]  # uint8 keeps the sum mod 256
+uint8_sum = torch.tensor([200, 100, 30], dtype=torch.uint8) + 100
+assert uint8_sum.tolist() == by_hand, "Exercise 4: uint8 did not wrap around"
+assert list(wrapped) == by_hand, f"Exercise 4: wrapped {list(wrapped)}: uint8 wraps"
 print("Exercise 4: right")
 
 # %%
 # .. _exercises-tensors-04:
 #
-# Arithmetic and broadcasting
-# ---------------------------
+# Arithmetic, broadcasting and reductions
+# ---------------------------------------
 # For :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`.
 #
 # **Exercise 5.** Make ``table``, :term:`shape` ``(9, 9)``: element ``[i, j]`` is
@@ -149,7 +161,7 @@ print("Exercise 5: right")
 
 # %%
 m = torch.tensor([[1.0, 2, 6], [0, 4, 8], [3, 3, 3]])
-centred = m - m.mean(dim=1, keepdim=True)  # (3, 1); (3,) pairs with the columns
+centred = m - m.mean(dim=1, keepdim=True)  # (3, 1): one mean per row
 
 # %%
 # .. raw:: html
@@ -158,6 +170,17 @@ centred = m - m.mean(dim=1, keepdim=True)  # (3, 1); (3,) pairs with the columns
 assert isinstance(centred, torch.Tensor), "Exercise 6: centred is not a tensor"
 expected = [[-2, -1, 3], [-4, 0, 4], [0, 0, 0]]
 assert centred.tolist() == expected, f"Exercise 6: {centred.tolist()}"
+# m - m.mean(dim=1) does not raise because m has as many columns as rows: the
+# means, shape (3,), broadcast as a row, so column j loses the mean of row j.
+rows = torch.tensor([[1.0, 2, 6], [0, 4, 8], [3, 3, 3]])  # means 3, 4 and 3
+by_column = [[-2, -2, 3], [-3, 0, 5], [0, -1, 0]]
+assert (rows - rows.mean(dim=1)).tolist() == by_column, "Exercise 6: not by column"
+try:
+    torch.ones(2, 3) - torch.ones(2, 3).mean(dim=1)  # 2 means, 3 columns
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("Exercise 6: (2, 3) minus shape (2,) did not raise")
 print("Exercise 6: right")
 
 # %%
@@ -231,30 +254,32 @@ pieces = torch.split(torch.arange(10), 4)  # the last piece gets the rest
 # .. raw:: html
 #
 #    </details>
-assert isinstance(pieces, tuple), "Exercise 9: pieces is not a tuple"
+assert isinstance(pieces, (tuple, list)), "Exercise 9: pieces is not a tuple or list"
 got = [piece.tolist() for piece in pieces]
 assert got == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]], f"Exercise 9: {got}"
 print("Exercise 9: right")
 
 # %%
-# **Exercise 10.** For ``a = torch.arange(6).reshape(2, 3)``, ``b = a + 6``, make
-# ``joined``, equal to ``torch.stack([a, b], dim=2)``, with :func:`torch.cat` instead.
+# **Exercise 10.** For ``a = torch.arange(3)`` and ``b = a + 10``, make ``mixed``: their
+# elements taken in turn, ``[0, 10, 1, 11, 2, 12]``, with the functions of that page
+# only (no ``reshape``, no loop).
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
-a, b = torch.arange(6).reshape(2, 3), torch.arange(6, 12).reshape(2, 3)
-joined = torch.cat([a.unsqueeze(2), b.unsqueeze(2)], dim=2)  # shape (2, 3, 2)
+a = torch.arange(3)
+b = a + 10
+pairs = torch.stack([a, b], dim=1)  # row i is (a[i], b[i])
+mixed = torch.cat(torch.unbind(pairs))  # the rows, one after the other
 
 # %%
 # .. raw:: html
 #
 #    </details>
-assert isinstance(joined, torch.Tensor), "Exercise 10: joined is not a tensor"
-pairs = [[[v, v + 6] for v in range(r, r + 3)] for r in (0, 3)]
-assert joined.tolist() == pairs, f"Exercise 10: {joined.tolist()}"
+assert isinstance(mixed, torch.Tensor), "Exercise 10: mixed is not a tensor"
+assert mixed.tolist() == [0, 10, 1, 11, 2, 12], f"Exercise 10: {mixed.tolist()}"
 print("Exercise 10: right")
 
 # %%
@@ -302,8 +327,11 @@ works = [True, False]  # 3 and 4 merge (4 == 1 * 4); 4 and 2 not (1 != 12 * 2)
 #    </details>
 p = torch.arange(24).reshape(2, 3, 4).permute(1, 2, 0)
 shares = [p.reshape(s).data_ptr() == p.data_ptr() for s in [(12, 2), (3, 8)]]
-assert works in (shares, tuple(shares)), f"Exercise 12: works is {works}, not {shares}"
-assert tuple(stride) == p.stride(), f"Exercise 12: stride is {p.stride()}, not {stride}"
+bools = (list, tuple, np.ndarray, torch.Tensor)
+assert isinstance(works, bools), "Exercise 12: works is not two bools"
+assert list(works) == shares, f"Exercise 12: works should be {shares}, not {works}"
+message = f"Exercise 12: stride should be {p.stride()}, not {tuple(stride)}"
+assert tuple(stride) == p.stride(), message
 print("Exercise 12: right")
 
 # %%
@@ -333,22 +361,31 @@ assert shared.data_ptr() == array.ctypes.data, "Exercise 13: shared is a copy"
 print("Exercise 13: right")
 
 # %%
-# **Exercise 14.** For ``w = torch.ones(3, requires_grad=True)``, make ``snapshot``: a
-# NumPy array of its values that keeps them when ``w`` is then changed in place.
+# **Exercise 14.** For ``array = np.zeros(3)``, predict ``reaches``: four bools, whether
+# ``.add_(1)`` changes ``array`` when applied to ``torch.from_numpy(array)``,
+# ``torch.tensor(array)``, ``torch.as_tensor(array)`` and
+# ``torch.from_numpy(array).float()``.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
-w = torch.ones(3, requires_grad=True)
-snapshot = w.detach().numpy().copy()  # detach() shares w's memory
+reaches = [True, False, True, False]  # tensor() copies; so does float64 to float32
 
 # %%
 # .. raw:: html
 #
 #    </details>
-assert isinstance(snapshot, np.ndarray), "Exercise 14: snapshot is not an array"
-w.detach().add_(0.5)  # changes w in place, as an optimiser step does
-assert snapshot.tolist() == [1, 1, 1], "Exercise 14: snapshot followed w: copy it"
+bools = (list, tuple, np.ndarray, torch.Tensor)
+assert isinstance(reaches, bools), "Exercise 14: reaches is not four bools"
+array = np.zeros(3)
+ways = [torch.from_numpy, torch.tensor, torch.as_tensor]
+ways.append(lambda source: torch.from_numpy(source).float())
+written = []
+for way in ways:
+    before = array.copy()
+    way(array).add_(1)
+    written.append(not np.array_equal(array, before))
+assert list(reaches) == written, f"Exercise 14: reaches should be {written}"
 print("Exercise 14: right")
