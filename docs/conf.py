@@ -38,6 +38,7 @@ extensions = [
     "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
     "few_pages_serially",  # docs/_ext: no forked processes for a small rebuild
+    "code_links_fast",  # docs/_ext: Sphinx-Gallery's code links in fewer nodes
 ]
 
 # Sphinx-Gallery writes a notebook beside every page it generates; those are

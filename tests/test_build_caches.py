@@ -238,3 +238,50 @@ def test_the_inputs_digest_changes_with_what_a_build_depends_on(
     assert edited != before
     output.unlink()  # an output deleted
     assert digest("stamp") != edited
+
+
+def test_merged_code_tokens_make_the_same_html_and_search_words() -> None:
+    """code_links_fast: one node per run of tokens, the HTML and words unchanged."""
+    import code_links_fast
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.utils import new_document
+    from docutils.writers.html5_polyglot import HTMLTranslator, Writer
+    from pygments.lexers import get_lexer_by_name
+    from sphinx.search.en import SearchEnglish
+    from sphinx_gallery._doctree_links import _token_node
+
+    code = (
+        '@torch.no_grad()\ndef f(a, b="x<y & \\"z\\"\\nblue"):\n'
+        '    return a @ b if a >= 2 else {"k": 1e-3j}  # ok\n'
+    )
+    tokens = [
+        _token_node(kind, text)
+        for kind, text in get_lexer_by_name("python").get_tokens(code)
+    ]
+    merged = list(code_links_fast.coalesce(iter(tokens)))
+    assert len(merged) == 1 < len(tokens)
+
+    def html(children: list) -> str:
+        document = new_document("test", get_default_settings(Writer))
+        translator = HTMLTranslator(document)
+        translator.visit_code_run = lambda node: code_links_fast.visit_code_run_html(
+            translator, node
+        )
+        for child in children:
+            child.walkabout(translator)
+        return "".join(translator.body)
+
+    def words(children: list) -> list[str]:
+        english = SearchEnglish({})
+        return [
+            word
+            for child in children
+            for text in child.findall(lambda node: isinstance(node, nodes.Text))
+            for word in english.split(text.astext())
+        ]
+
+    assert html(merged) == html(tokens)
+    assert words(merged) == words(tokens)
+    # A block with line numbers gets its token nodes back.
+    assert html(code_links_fast.tokens_of(merged)) == html(tokens)
