@@ -293,12 +293,15 @@ run = NeuralNetwork(2, 2)
 sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
 for _ in range(2):
     train_one_epoch(run, loader, sgd)
+state_after_two = torch.get_rng_state()  # for exercise 1's check
 
 # %%
 # **Exercise 1.** ``run`` has trained for 2 :term:`epochs <epoch>` with
 # ``sgd``. Define ``checkpoint``, a :term:`checkpoint` of what the run needs to
 # go on, as a dictionary with the keys ``"model"``, ``"optimizer"``, ``"epoch"``
-# and ``"rng"`` (PyTorch's random state), and save it to ``checkpoint_file``.
+# and ``"rng"`` (PyTorch's random state), and save it to ``checkpoint_file``
+# with :func:`torch.save`: by hand, not with ``save_checkpoint``, whose file
+# is laid out differently.
 #
 # .. raw:: html
 #
@@ -316,13 +319,20 @@ torch.save(checkpoint, checkpoint_file)
 
 # %%
 # The check:
-assert checkpoint_file.is_file(), "Exercise 1: nothing saved to checkpoint_file"
 assert isinstance(checkpoint, dict), "Exercise 1: checkpoint is not a dictionary"
-saved = torch.load(checkpoint_file, weights_only=True)
+assert checkpoint_file.is_file(), "Exercise 1: nothing saved to checkpoint_file"
+try:
+    saved = torch.load(checkpoint_file, weights_only=True)
+except pickle.UnpicklingError as error:
+    raise AssertionError("Exercise 1: save state dicts, not objects") from error
+else:
+    assert isinstance(saved, dict), "Exercise 1: the file holds no dictionary"
 keys = {"model", "optimizer", "epoch", "rng"}
 assert keys <= set(saved), f"Exercise 1: the file lacks {sorted(keys - set(saved))}"
 assert saved["epoch"] == 2, "Exercise 1: the run has done 2 epochs"
-assert torch.equal(saved["rng"], torch.get_rng_state()), "Exercise 1: not the rng state"
+rng = saved["rng"]
+assert isinstance(rng, torch.Tensor), "Exercise 1: rng is not torch.get_rng_state()"
+assert torch.equal(rng, state_after_two), "Exercise 1: not the rng state after 2 epochs"
 weight = saved["model"]["layers.0.weight"]
 assert torch.equal(weight, run.layers[0].weight), "Exercise 1: not run's weights"
 assert saved["optimizer"]["state"], "Exercise 1: no optimiser state (momentum)"
@@ -333,7 +343,8 @@ torch.manual_seed(999)  # a new process would start from another random state
 # **Exercise 2.** The check above reseeded PyTorch: a new process has another
 # random state. Define ``resumed``, a ``NeuralNetwork(2, 2)``, and ``resumed_sgd``,
 # SGD with ``sgd``'s settings; restore them and the random state from
-# ``checkpoint_file``, then train them for epochs 3 and 4 with ``loader``.
+# ``checkpoint_file``, read with :func:`torch.load`, then train them for epochs
+# 3 and 4 with ``loader``.
 #
 # .. raw:: html
 #
@@ -357,12 +368,15 @@ for _ in range(restored["epoch"], 4):
 # %%
 # The check compares with a run of 4 epochs without a break:
 assert isinstance(resumed_sgd, torch.optim.SGD), "Exercise 2: resumed_sgd is not SGD"
+fresh = resumed is not run and resumed_sgd is not sgd
+assert fresh, "Exercise 2: resumed and resumed_sgd should be new, not run and sgd"
 torch.manual_seed(0)
 reference = NeuralNetwork(2, 2)
 reference_sgd = torch.optim.SGD(reference.parameters(), lr=0.1, momentum=0.9)
 for _ in range(4):
     train_one_epoch(reference, loader, reference_sgd)
 pairs = zip(resumed.parameters(), reference.parameters(), strict=True)
-assert all(torch.equal(a, b) for a, b in pairs), "Exercise 2: not that run's weights"
+same = all(torch.equal(a, b) for a, b in pairs)
+assert same, "Exercise 2: not that run's weights (optimiser? random state set last?)"
 print("Exercise 2: right")
 workdir.cleanup()  # every file the page wrote: no longer needed

@@ -137,14 +137,14 @@ for i in range(10):
     feature, target = squares[i]
     assert (feature.item(), target.item()) == (i, i * i), f"Exercise 3: sample {i}"
     assert feature.dtype == target.dtype == torch.float32, "Exercise 3: not float"
+    assert feature.shape == target.shape == (), "Exercise 3: not 0-d tensors"
 print("Exercise 3: right")
 
 # %%
 # **Exercise 4.** Predict first: how many samples does one :term:`epoch` of a
 # loader over ``squares`` use, with batches of 3, ``shuffle=True`` and
 # ``drop_last=True``? Then define ``counts``: a :term:`tensor` of 10 counts,
-# how often each sample was used in 100 epochs of such a loader, made with
-# ``generator=torch.Generator().manual_seed(0)``.
+# how often each sample was used in 100 epochs of such a loader.
 #
 # .. raw:: html
 #
@@ -163,12 +163,12 @@ print(counts)
 #    </details>
 
 # %%
-# The check:
+# The check (100 epochs drop each sample about 10 times: 50 is a safe bound):
 assert isinstance(counts, torch.Tensor), "Exercise 4: counts is not a tensor"
 assert counts.shape == (10,), "Exercise 4: counts should hold one count per sample"
 assert counts.sum() == 100 * 9, "Exercise 4: each epoch uses 3 full batches of 3"
 assert (counts <= 100).all(), "Exercise 4: no sample is used twice in one epoch"
-assert (counts >= 75).all(), "Exercise 4: a shuffled epoch drops a random sample"
+assert (counts >= 50).all(), "Exercise 4: a shuffled epoch drops a random sample"
 print("Exercise 4: right")
 
 # %%
@@ -181,7 +181,8 @@ print("Exercise 4: right")
 # **Exercise 5.** Seed with ``torch.manual_seed(0)``, then create
 # ``classifier = torch.nn.Linear(2, 2)``. Train it for 3 :term:`epochs
 # <epoch>` on the toy training set of :func:`~tutorial_utils.data.toy_datasets`
-# in shuffled batches of 2, with :class:`torch.optim.SGD` at a
+# in shuffled batches of 2 (a loader without a generator of its own: the global
+# generator, seeded above, shuffles), with :class:`torch.optim.SGD` at a
 # :term:`learning rate` of 0.5 and the cross-entropy :term:`loss`. Define
 # ``losses``: the loss of each batch, as Python floats, in order.
 #
@@ -228,9 +229,8 @@ for _ in range(3):
         step = zip(params, torch.autograd.grad(loss, params), strict=True)
         params = [(p - 0.5 * g).detach().requires_grad_() for p, g in step]
 pairs = zip(losses, expected, strict=True)
-assert all(math.isclose(a, e, rel_tol=1e-5) for a, e in pairs), (
-    "Exercise 5: not that run's losses (zero_grad? lr? order?)"
-)
+close = all(math.isclose(a, e, rel_tol=1e-5) for a, e in pairs)
+assert close, "Exercise 5: not that run's losses (zero_grad? lr? order?)"
 assert torch.allclose(classifier.weight, params[0]), "Exercise 5: other weights"
 print("Exercise 5: right")
 
@@ -275,8 +275,8 @@ print("Exercise 6: right")
 # **Exercise 7.** Labels read from a file arrived as
 # ``column = torch.tensor([[1.0], [0.0], [2.0]])``, one row per example.
 # After ``torch.manual_seed(2)``, take ``logits = torch.randn(3, 3)``. Define
-# ``targets``: the same labels in the form that
-# :func:`~torch.nn.functional.cross_entropy` takes as class indices.
+# ``targets``: the same labels as int64 class indices, in the shape that
+# :func:`~torch.nn.functional.cross_entropy` takes.
 #
 # .. raw:: html
 #
