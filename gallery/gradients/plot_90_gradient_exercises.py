@@ -24,7 +24,8 @@ print(environment_summary("cpu"))
 # **Exercise 1.** Make ``w``, a :term:`leaf` :term:`tensor` holding 1, -2 and
 # 3 (float32) that requires gradients, and ``answer``: the :term:`gradient` of
 # the sum of the squares of ``w`` with respect to ``w``, from
-# :func:`torch.autograd.grad`, so that ``w.grad`` stays ``None``.
+# :func:`torch.autograd.grad`, so that ``w.grad`` stays ``None`` and ``answer``
+# itself does not require gradients.
 #
 # .. raw:: html
 #
@@ -46,7 +47,10 @@ assert isinstance(answer, torch.Tensor), "Exercise 1: answer is not a tensor"
 assert w.is_leaf, "Exercise 1: w is not a leaf: create it directly"
 assert w.requires_grad, "Exercise 1: w does not require gradients"
 assert w.dtype == torch.float32, f"Exercise 1: w is {w.dtype}, not float32"
-assert w.grad is None, "Exercise 1: w.grad was filled: use torch.autograd.grad"
+assert w.grad is None, "Exercise 1: w.grad was filled: backward() fills it"
+assert not answer.requires_grad, (
+    "Exercise 1: answer requires gradients: computed from w (or create_graph=True)?"
+)
 assert answer.tolist() == [2.0, -4.0, 6.0], "Exercise 1: not 2·w, the derivative of w²"
 print("Exercise 1: right")
 
@@ -165,7 +169,7 @@ print(answer)
 #    </details>
 
 # %%
-# The check:
+# The check tests the values, not how they were found:
 assert isinstance(answer, torch.Tensor), "Exercise 4: answer is not a tensor"
 assert answer.dtype == torch.float32, f"Exercise 4: dtype {answer.dtype}, not float32"
 assert answer.shape == (3,), f"Exercise 4: shape {tuple(answer.shape)}, not (3,)"
@@ -202,7 +206,8 @@ print(answer.shape)
 #    </details>
 
 # %%
-# The check substitutes each solution into its own system:
+# The check substitutes each solution into its own system (it sees the
+# solutions, not whether a loop made them):
 assert isinstance(answer, torch.Tensor), "Exercise 5: answer is not a tensor"
 assert answer.shape == (4, 3, 2), f"Exercise 5: shape {tuple(answer.shape)}"
 for i in range(4):
@@ -246,7 +251,8 @@ print(answer)
 
 # %%
 # The check compares with 3, worked out by hand, and with ``torch.linalg.cond``,
-# then tries ``condition`` on a matrix whose eigenvalues are -5 and 1:
+# then tries ``condition`` on a matrix whose eigenvalues are -5 and 1, and on
+# one whose are -3, 0.1 and 2 (0.1, the smallest in size, lies between the two):
 assert isinstance(answer, (torch.Tensor, float)), "Exercise 6: answer is no number"
 assert not isinstance(answer, torch.Tensor) or answer.numel() == 1, (
     "Exercise 6: answer should hold one number"
@@ -262,5 +268,10 @@ S2 = torch.tensor([[-2.0, 3.0], [3.0, -2.0]])  # eigenvalues -2 ± 3: cond is 5
 assert abs(float(condition(S2)) - 5.0) < 1e-5, (
     f"Exercise 6: condition(S2) is {float(condition(S2)):.4g}, not 5: "
     "order the eigenvalues by |value|, not by value"
+)
+S3 = torch.diag(torch.tensor([-3.0, 0.1, 2.0]))  # cond is 3 / 0.1 = 30
+assert abs(float(condition(S3)) - 30.0) < 1e-4, (
+    f"Exercise 6: condition(S3) is {float(condition(S3)):.4g}, not 30: "
+    "the smallest |eigenvalue| need not be at either end"
 )
 print("Exercise 6: right")

@@ -254,16 +254,19 @@ else:
 # Exercises
 # ---------
 # Each solution hides behind a toggle, and the check after it says whether an
-# answer is right; both exercises use two float32 matrices and a small network:
+# answer is right. Exercise 1 times two float32 matrices with the
+# :class:`~torch.utils.benchmark.Timer` of
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`;
+# Exercise 2 counts the work of a small network:
 torch.manual_seed(0)
 a, b = torch.randn(256, 256), torch.randn(256, 256)
 net = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
 
 # %%
 # **Exercise 1.** Make ``measurement``: the
-# :class:`~torch.utils.benchmark.Measurement` of ``a @ b`` from a
-# :class:`~torch.utils.benchmark.Timer` on one thread
-# (``blocked_autorange(min_run_time=0.05)``), and ``rate``: the floating-point
+# :class:`~torch.utils.benchmark.Measurement` that a ``Timer`` of the statement
+# ``"a @ b"``, with ``globals={"a": a, "b": b}`` and one thread, returns from
+# ``blocked_autorange(min_run_time=0.05)``; and ``rate``: the floating-point
 # operations per second (a ``float``) of its median, the work counted by hand.
 #
 # .. raw:: html
@@ -282,9 +285,24 @@ print(f"{rate / 1e9:.1f} GFLOP/s")
 #    </details>
 
 # %%
-# The check (one CPU thread stays far below 10¹³ float32 FLOP/s, 10 TFLOP/s):
+# The check runs the timed statement again and compares its result times a
+# vector ``v`` with ``a @ (b @ v)``, in float64; one CPU thread stays far
+# below 10¹³ float32 FLOP/s (10 TFLOP/s):
 assert isinstance(rate, float), "Exercise 1: rate is not a float"
+is_measurement = isinstance(measurement, torch.utils.benchmark.Measurement)
+assert is_measurement, "Exercise 1: measurement is not a Measurement from a Timer"
 assert measurement.task_spec.num_threads == 1, "Exercise 1: not timed on one thread"
+assert sum(measurement.raw_times) >= 0.05, "Exercise 1: min_run_time=0.05?"
+try:
+    got = eval(measurement.task_spec.stmt, {"a": a, "b": b, "torch": torch})
+except NameError as error:
+    message = f'Exercise 1: {error}: time "a @ b" with a and b in globals'
+    raise AssertionError(message) from None
+v = torch.linspace(-1, 1, 256, dtype=torch.float64)
+assert isinstance(got, torch.Tensor), "Exercise 1: the statement returns no tensor"
+assert got.shape == (256, 256), f"Exercise 1: it returns shape {tuple(got.shape)}"
+close = torch.allclose(got.double() @ v, a.double() @ (b.double() @ v), atol=1e-2)
+assert close, "Exercise 1: the statement timed is not the matrix product a @ b"
 work = rate * measurement.median  # 2·256³ operations, worked out by hand:
 assert math.isclose(work, 33_554_432), "Exercise 1: not 2·256³ operations a median"
 assert 0 < rate < 1e13, "Exercise 1: a rate no CPU thread can reach"

@@ -33,8 +33,9 @@ numbers = torch.rand(10**4, dtype=torch.float64)
 
 # %%
 # **Exercise 1.** Make ``answer``: the
-# :class:`~torch.utils.benchmark.Measurement` of ``numbers.sum()`` that a
-# :class:`torch.utils.benchmark.Timer` running it on two threads returns from
+# :class:`~torch.utils.benchmark.Measurement` that a
+# :class:`torch.utils.benchmark.Timer` of the statement ``"numbers.sum()"``,
+# with ``globals={"numbers": numbers}`` and two threads, returns from
 # ``blocked_autorange(min_run_time=0.05)``. Print its median, not itself.
 #
 # .. raw:: html
@@ -52,10 +53,18 @@ print(f"median of one call: {answer.median * 1e6:.1f} us")
 #    </details>
 
 # %%
-# The check:
+# The check runs the statement again (blocked_autorange times for at least
+# ``min_run_time`` in all):
 assert isinstance(answer, Measurement), "Exercise 1: answer is not a Measurement"
 assert answer.task_spec.num_threads == 2, "Exercise 1: not timed on 2 threads"
-got = eval(answer.task_spec.stmt, {"numbers": numbers, "torch": torch})  # run it
+assert sum(answer.raw_times) >= 0.05, (
+    "Exercise 1: timed for under 0.05 s: blocked_autorange(min_run_time=0.05)?"
+)
+try:
+    got = eval(answer.task_spec.stmt, {"numbers": numbers, "torch": torch})
+except NameError as error:
+    message = f'Exercise 1: {error}: time "numbers.sum()" with numbers in globals'
+    raise AssertionError(message) from None
 assert isinstance(got, torch.Tensor), "Exercise 1: it returns no tensor: no ()?"
 assert got.numel() == 1, "Exercise 1: the statement timed returns many numbers"
 assert math.isclose(got.item(), math.fsum(numbers.tolist())), "Exercise 1: not the sum"
@@ -63,9 +72,11 @@ print("Exercise 1: right")
 
 # %%
 # **Exercise 2.** Make ``table``: the text (a ``str``) of a
-# :class:`~torch.utils.benchmark.Compare` table of two Measurements of
-# ``numbers.sum()``, on one thread and on two, each with ``description="sum"``.
-# Unlike a printed Measurement, it must hold no memory address.
+# :class:`~torch.utils.benchmark.Compare` table of two Measurements of the
+# statement ``"numbers.sum()"``, on one thread and on two, each with
+# ``description="sum"``, which names the column, and no ``sub_label``, so that
+# each row is named by its statement. Unlike a printed Measurement, it must
+# hold no memory address.
 #
 # .. raw:: html
 #
@@ -85,11 +96,15 @@ print(table)
 #    </details>
 
 # %%
-# The check (a Compare table groups its rows under ``1 threads:`` and so on):
+# The check (a Compare table groups its rows under ``1 threads:`` and so on,
+# names each row by its statement and the column by the description):
 assert isinstance(table, str), "Exercise 2: table is not a str"
 assert not re.search(r"0x[0-9A-Fa-f]+", table), "Exercise 2: a memory address"
 for threads in (1, 2):
     assert f"{threads} threads:" in table, f"Exercise 2: no row on {threads} thread(s)"
+assert re.search(r"(?m)^ +\| +sum *$", table), "Exercise 2: no column 'sum'"
+rows = re.findall(r"(?m)^ *(\S.*?) +\|", table)  # the labels left of each |
+assert rows == ["numbers.sum()"] * 2, f"Exercise 2: rows {rows}, not numbers.sum()"
 print("Exercise 2: right")
 
 # %%
@@ -122,12 +137,14 @@ print(prof.key_averages().table(sort_by="cpu_time_total", row_limit=3))
 #    </details>
 
 # %%
-# The check looks for the region, once, with the mean and the std inside it:
+# The check looks for the region, once, with the mean, the std, the
+# subtraction and the division inside it:
 assert isinstance(prof, profile), "Exercise 3: prof is not a torch.profiler.profile"
 regions = [event for event in prof.events() if event.name == "standardise"]
 assert len(regions) == 1, f"Exercise 3: {len(regions)} 'standardise' regions, not 1"
 children = {child.name for child in regions[0].cpu_children}
-assert {"aten::mean", "aten::std"} <= children, "Exercise 3: not inside the region"
+inside = {"aten::sub", "aten::mean", "aten::div", "aten::std"} <= children
+assert inside, "Exercise 3: not all of (x - x.mean()) / x.std() is inside the region"
 print("Exercise 3: right")
 
 # %%
@@ -201,14 +218,18 @@ assert product.dtype == torch.bfloat16, f"Exercise 5: dtype {product.dtype}"
 exact = p.bfloat16().double() @ q.bfloat16().double()
 eps = torch.finfo(torch.bfloat16).eps
 close = torch.allclose(product.double(), exact, rtol=eps / 2, atol=1e-3)
-assert close, "Exercise 5: more than one bfloat16 rounding from p @ q"
+assert close, (
+    "Exercise 5: not one bfloat16 rounding of the product of p and q each rounded "
+    "to bfloat16 first: were the inputs cast (autocast) before the product?"
+)
 print("Exercise 5: right")
 
 # %%
 # **Exercise 6.** In float16, the smallest of ``grads`` would
-# :term:`underflow` to 0. Make ``scale``: the only power of two for which
-# every scaled gradient, ``grads * scale``, is a normal float16 number, from
-# ``torch.finfo(torch.float16).tiny`` to its ``max`` (:term:`loss scaling`).
+# :term:`underflow` to 0. Make ``scale`` (a Python ``float``): the only power of
+# two for which every scaled gradient, ``grads * scale``, is a normal float16
+# number, from ``torch.finfo(torch.float16).tiny`` to its ``max``
+# (:term:`loss scaling`).
 #
 # .. raw:: html
 #
@@ -226,11 +247,11 @@ print((grads * scale).half())
 
 # %%
 # The check (the range, then a power of two):
-assert isinstance(scale, (int, float)), "Exercise 6: scale is not a number"
+assert isinstance(scale, (int, float)), "Exercise 6: scale is not a Python number"
 f16 = torch.finfo(torch.float16)
 scaled = grads * scale
 assert scaled.min() >= f16.tiny, "Exercise 6: the smallest still underflows"
-assert scaled.max() <= f16.max, "Exercise 6: the largest overflows to inf"
+assert scaled.max() <= f16.max, "Exercise 6: the largest is above float16's max"
 assert math.log2(scale).is_integer(), f"Exercise 6: {scale} is no power of two"
 print("Exercise 6: right")
 
@@ -289,14 +310,18 @@ print("Exercise 7: right")
 # ``counting_backend(graph_module, example_inputs)``, a backend that appends each graph
 # module it receives to ``graphs`` and returns ``graph_module.forward``. Make
 # ``compiled``: :func:`torch.cos` compiled with it and ``dynamic=False``; call it on
-# float32 tensors of 3, 4 and 5 elements, then a float64 one of 3. Make ``predicted``:
-# the number of graphs then in ``graphs``, worked out first.
+# float32 tensors of 3, 4 and 5 elements, then a float64 one of 3. Make
+# ``predicted_graphs``: the number of graphs then in ``graphs``, worked out first.
+# Start with ``torch._dynamo.reset()``: code compiled for ``torch.cos`` is kept from
+# one ``torch.compile`` of it to the next (up to a limit), so a later run of this
+# cell could count fewer graphs.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
+torch._dynamo.reset()
 graphs = []
 
 
@@ -309,7 +334,7 @@ compiled = torch.compile(torch.cos, backend=counting_backend, dynamic=False)
 for size in (3, 4, 5):
     compiled(torch.ones(size))
 compiled(torch.ones(3, dtype=torch.float64))
-predicted = 4  # one graph per new size or dtype: nothing is made dynamic
+predicted_graphs = 4  # one per new size or dtype: nothing is made dynamic
 
 # %%
 # .. raw:: html
@@ -318,11 +343,21 @@ predicted = 4  # one graph per new size or dtype: nothing is made dynamic
 
 # %%
 # The check (with ``dynamic=False``, a new size or dtype compiles again):
-assert predicted == 4, f"Exercise 8: predicted {predicted}: what does each call see?"
+assert predicted_graphs == 4, (
+    f"Exercise 8: predicted {predicted_graphs}: what does each call see?"
+)
 assert callable(compiled), "Exercise 8: compiled is not a function"
 modules = all(isinstance(g, torch.fx.GraphModule) for g in graphs)
 assert modules, "Exercise 8: graphs holds something other than graph modules"
-assert len(graphs) == 4, f"Exercise 8: {len(graphs)} graphs, not 4: dynamic=False?"
+assert len(graphs) == 4, (
+    f"Exercise 8: {len(graphs)} graphs, not 4: dynamic=False? "
+    "torch._dynamo.reset() first?"
+)
 compiled(torch.ones(3))  # a size and dtype seen before: no new graph
 assert len(graphs) == 4, "Exercise 8: a size seen before compiled again"
 print("Exercise 8: right")
+# sphinx_gallery_start_ignore
+again = torch.compile(torch.cos, backend=counting_backend, dynamic=False)
+again(torch.ones(4))  # a new torch.compile of torch.cos: the kept code runs
+assert len(graphs) == 4
+# sphinx_gallery_end_ignore
