@@ -285,3 +285,69 @@ def test_merged_code_tokens_make_the_same_html_and_search_words() -> None:
     assert words(merged) == words(tokens)
     # A block with line numbers gets its token nodes back.
     assert html(code_links_fast.tokens_of(merged)) == html(tokens)
+
+
+_WORKERS = """
+import os
+from pathlib import Path
+
+from joblib.externals.loky import get_reusable_executor
+
+def start_workers(app):
+    # As Sphinx-Gallery's parallel pages do: worker processes still up at exit.
+    pid = get_reusable_executor(max_workers=2).submit(os.getpid).result()
+    Path(app.srcdir, "worker.pid").write_text(str(pid))
+
+def setup(app):
+    app.connect("builder-inited", start_workers)
+    return {"parallel_read_safe": True}
+"""
+
+
+@pytest.mark.parametrize("warns", [False, True])
+def test_the_build_runner_ends_with_the_builds_status_and_its_workers(
+    tmp_path: Path, warns: bool
+) -> None:
+    """sphinx_build.py: a build's outputs and exit status, its workers stopped."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "workers.py").write_text(_WORKERS)
+    (src / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        "extensions = ['workers']\n"
+    )
+    body = ":ref:`nowhere`\n" if warns else "Text.\n"
+    (src / "index.rst").write_text(f"Index\n=====\n\n{body}")
+    out = tmp_path / "out"
+    runner = ROOT / "docs" / "_ext" / "sphinx_build.py"
+    command = [
+        sys.executable,
+        str(runner),
+        "-W",
+        "-q",
+        "-b",
+        "html",
+        str(src),
+        str(out),
+    ]
+    result = subprocess.run(
+        command, check=False, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == (1 if warns else 0), result.stderr
+    if not warns:
+        assert (out / "index.html").read_text().rstrip().endswith("</html>")
+    # The worker does not outlive the build.
+    import time
+
+    worker = int((src / "worker.pid").read_text())
+    for _ in range(50):
+        try:
+            os.kill(worker, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError(f"worker {worker} still runs after the build")
