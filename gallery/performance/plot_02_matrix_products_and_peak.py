@@ -298,8 +298,9 @@ try:
 except NameError as error:
     message = f'Exercise 1: {error}: time "a @ b" with a and b in globals'
     raise AssertionError(message) from None
+else:
+    assert isinstance(got, torch.Tensor), "Exercise 1: the statement returns no tensor"
 v = torch.linspace(-1, 1, 256, dtype=torch.float64)
-assert isinstance(got, torch.Tensor), "Exercise 1: the statement returns no tensor"
 assert got.shape == (256, 256), f"Exercise 1: it returns shape {tuple(got.shape)}"
 close = torch.allclose(got.double() @ v, a.double() @ (b.double() @ v), atol=1e-2)
 assert close, "Exercise 1: the statement timed is not the matrix product a @ b"
