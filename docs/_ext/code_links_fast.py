@@ -3,9 +3,9 @@
 Sphinx-Gallery links the names in a page's code to their documentation by
 rewriting each code block, once the page is read, into one docutils node per
 pygments token (``sphinx_gallery._doctree_links``): about 88,000 nodes for
-this site's pages. Making them, and then walking them in every later
-transform and in the HTML writer, took 2.4 s of a build's 25 s of writing
-(timed on this machine, one process).
+this site's pages. Making them took 2.4 s of the 25 s that writing every page
+took in one process (timed on this machine, while it was busy), and every
+later transform and the HTML writer walk them again.
 
 Here each run of tokens between two links becomes a single node that holds
 its HTML, written exactly as the HTML writer writes the token nodes
