@@ -5,8 +5,9 @@ to write them, however few there are. A reading process sends the whole
 build environment back, this site's link inventories included (about 36,000
 entries), and the build unpickles it. That pays on a clean build of about 55
 pages, but not after a one-page edit: reading its two pages (the page and the
-table of run times) took 0.79 s in forked processes, and writing them 0.80 s,
-about twice what the build's own process takes (profiled).
+table of run times) took 0.79 s in forked processes, and writing them 0.80 s
+(under the profiler); in the build's own process, reading them takes about
+0.05 s and writing them and the section's index 0.2 s (timed).
 
 So a build with fewer than :data:`SERIAL_BELOW` pages to read reads them in
 its own process, and one with fewer than that to write writes them there.
