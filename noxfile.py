@@ -43,11 +43,12 @@ PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 PYTHON = "3.11"
 
 
-def install(session: nox.Session, group: str) -> None:
+def install(session: nox.Session, group: str) -> str:
     """Install a dependency group and this package, unless already installed.
 
     The requirements are hashed into a stamp file inside the environment, so
-    a session run again with nothing changed skips pip entirely.
+    a session run again with nothing changed skips pip entirely. Returns that
+    hash.
     """
     requirements = nox.project.dependency_groups(PYPROJECT, group)
     project = PYPROJECT["project"]
@@ -58,11 +59,12 @@ def install(session: nox.Session, group: str) -> None:
     stamp = Path(venv, ".installed") if venv else None
     if stamp is not None and stamp.is_file() and stamp.read_text() == digest:
         session.log(f"dependency group {group!r} is installed; skipping pip")
-        return
+        return digest
     session.install(*requirements)
     session.install("--no-deps", "-e", ".")
     if stamp is not None:
         stamp.write_text(digest)
+    return digest
 
 
 @nox.session(python=PYTHON, default=True)
@@ -85,7 +87,7 @@ def docs(session: nox.Session) -> None:
         help="remove the build and all generated pages first",
     )
     args, sphinx_args = parser.parse_known_args(session.posargs)
-    install(session, "serve" if args.serve else "docs")
+    installed = install(session, "serve" if args.serve else "docs")
 
     if args.clean:
         clean_generated(DOCS)
@@ -122,9 +124,7 @@ def docs(session: nox.Session) -> None:
     # (about 2 s). The stamp goes before a build and comes back after success;
     # a build given Sphinx options of its own (-E, -a...) always runs.
     stamp = BUILD / f"{name}.inputs"
-    venv = session.virtualenv.location if session.virtualenv else ""
-    installed = Path(venv, ".installed") if venv else None
-    extra = [venv, installed.read_text() if installed and installed.is_file() else ""]
+    extra = [session.virtualenv.location if session.virtualenv else "", installed]
     if (
         not sphinx_args
         and stamp.is_file()

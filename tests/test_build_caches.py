@@ -167,6 +167,21 @@ def setup(app):
 """
 
 
+def _tiny_project(
+    tmp_path: Path, modules: dict[str, str], extensions: tuple[str, ...] = ()
+) -> Path:
+    """A Sphinx source folder loading `extensions`, then `modules` ({name: code})."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, code in modules.items():
+        (src / f"{name}.py").write_text(code)
+    (src / "conf.py").write_text(
+        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
+        f"extensions = {[*extensions, *modules]!r}\n"
+    )
+    return src
+
+
 @pytest.mark.parametrize(("pages", "forks"), [(2, False), (12, True)])
 def test_only_a_few_pages_are_read_and_written_without_forking(
     tmp_path: Path, pages: int, forks: bool
@@ -174,13 +189,7 @@ def test_only_a_few_pages_are_read_and_written_without_forking(
     """A one-page edit (two pages) forks nothing; a larger build still does."""
     from sphinx.application import Sphinx
 
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "probe.py").write_text(_PROBE)
-    (src / "conf.py").write_text(
-        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
-        "extensions = ['few_pages_serially', 'probe']\n"
-    )
+    src = _tiny_project(tmp_path, {"probe": _PROBE}, ("few_pages_serially",))
     names = [f"page{n}" for n in range(pages - 1)]
     toctree = "\n".join(["", ".. toctree::", "", *(f"   {n}" for n in names)])
     (src / "index.rst").write_text("Index\n=====\n" + toctree + "\n")
@@ -233,7 +242,7 @@ def test_the_inputs_digest_changes_with_what_a_build_depends_on(
     assert digest("stamp") != before
     monkeypatch.delenv("DOCS_SITE_URL")
     assert digest("another stamp") != before
-    page.write_text("print(2)\n")  # an edit
+    page.write_text("print(22)\n")  # an edit (its size changes too)
     edited = digest("stamp")
     assert edited != before
     output.unlink()  # an output deleted
@@ -312,13 +321,7 @@ def test_the_build_runner_ends_with_the_builds_status_and_its_workers(
     import subprocess
     import sys
 
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "workers.py").write_text(_WORKERS)
-    (src / "conf.py").write_text(
-        "import os, sys\nsys.path.insert(0, os.path.dirname(__file__))\n"
-        "extensions = ['workers']\n"
-    )
+    src = _tiny_project(tmp_path, {"workers": _WORKERS})
     body = ":ref:`nowhere`\n" if warns else "Text.\n"
     (src / "index.rst").write_text(f"Index\n=====\n\n{body}")
     out = tmp_path / "out"
