@@ -154,6 +154,40 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
 
 
+@nox.session(python=PYTHON, default=False)
+def stress(session: nox.Session) -> None:
+    """Run the pages with timing checks quietly, then 3 times beside 2 CPU-bound processes."""
+    from stress import PageFailed, margins_table, run_pages, timed_pages
+
+    parser = argparse.ArgumentParser(prog="nox -s stress --")
+    parser.add_argument("--rounds", type=int, default=3, help="runs under load")
+    parser.add_argument(
+        "pages", nargs="*", type=Path, help="pages to run (default: every timed page)"
+    )
+    args = parser.parse_args(session.posargs)
+    install(session, "docs")
+    pages = [page.resolve() for page in args.pages] or timed_pages(ROOT / "gallery")
+    if not pages:
+        session.error("no page calls check_timing")
+    session.log(
+        f"{len(pages)} pages with timing checks: {', '.join(p.name for p in pages)}"
+    )
+    python = Path(session.virtualenv.location, "bin", "python")
+    try:
+        runs = run_pages(python, pages, rounds=args.rounds, log=session.log)
+    except PageFailed as failed:
+        session.error(str(failed))
+    lines, thin = margins_table(runs)
+    session.log(
+        "Each timing check: its bound, then every measurement, quiet and under load"
+    )
+    for line in lines:
+        print(line)
+    for line in thin:
+        session.warn(f"thin margin: {line}")
+    session.log(f"{len(runs)} runs of {len(pages)} pages passed")
+
+
 #: The categories every page must score at least LIGHTHOUSE_MINIMUM in; best
 #: practices and SEO are reported. (SEO marks down the search page, which
 #: asks search engines not to index it.)

@@ -34,6 +34,7 @@ extensions = [
     "sphinxext.opengraph",  # og:* tags for link previews (docs/_ext/html_tuning.py)
     "offline_inventories",  # docs/_ext: intersphinx without the network
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
+    "timing_records",  # docs/_ext: timing checks' margins, pages' waits for a CPU
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions
     "mathml",  # docs/_ext: formulas as MathML at build time, no MathJax
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
@@ -81,8 +82,13 @@ sphinx_gallery_conf = {
     "parallel": -1,
     # Same start for every page, in whichever process runs it: matplotlib's
     # defaults, then PyTorch's; after the page, its hard time limit is
-    # disarmed (docs/_ext/gallery_hooks.py).
-    "reset_modules": ("matplotlib", "gallery_hooks.reset_state"),
+    # disarmed (docs/_ext/gallery_hooks.py); its timing checks' records and
+    # its wait for a CPU are kept beside its output (docs/_ext/timing_records.py).
+    "reset_modules": (
+        "matplotlib",
+        "gallery_hooks.reset_state",
+        "timing_records.note_page",
+    ),
     "reset_modules_order": "both",
     # Pages print what they show; a bare expression's repr could hold an
     # address, so it is not captured.

@@ -115,7 +115,11 @@ def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
     assert "plot_99_broken.py" in output
     assert "line 9" in output
     assert "this page is broken" in output
-    assert re.search(r"plot_01_\w+\.py ran in [\d.]+ s, over the 0 s budget", output)
+    assert re.search(
+        r"plot_01_\w+\.py ran in [\d.]+ s \([\d.]+ s of it waiting for a CPU\), "
+        r"over the 0 s budget",
+        output,
+    )
     assert "plot_98_declared.py ran in" not in output
 
 

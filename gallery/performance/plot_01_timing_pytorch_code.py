@@ -13,6 +13,9 @@ against NumPy, and time GPU code without timing only its queueing.
 # device and CPU the first two lines of output name. Times, and even their
 # ratios, change between runs and machines; the checks compare times only with
 # each other or with generous bounds, with wide margins.
+# :func:`~tutorial_utils.timing.check_timing` checks such a claim: it names
+# the claim, the clock the times came from and the bound, and a failure
+# prints all three.
 import re
 import time
 from collections.abc import Callable
@@ -27,7 +30,7 @@ from torch.utils.benchmark import Compare, Timer
 from tutorial_utils.colours import PALETTE
 from tutorial_utils.devices import device_name, pick_device
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.timing import benchmark, format_time
+from tutorial_utils.timing import benchmark, check_timing, format_time
 
 device = pick_device()
 all_threads = torch.get_num_threads()
@@ -85,11 +88,21 @@ print(benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1))
 # passes would take seconds, so each run of the loop adds 10,000 numbers: in
 # ten loops over 1,000, four over 2,500, two over 5,000 or one over 10,000,
 # timed by :meth:`~torch.utils.benchmark.Timer.timeit` (on one thread, a
-# Timer's default). Other programs can only add time to a run, so the
-# quickest of five runs of each length counts; the lengths take turns, so
-# that a busy spell slows them all alike. Every length takes about as long
-# per number (within a factor of two, checked): the loop's time grows in
-# proportion to its length.
+# Timer's default).
+#
+# Choosing the clock is part of timing well. A Timer reads
+# :func:`time.perf_counter` by default: *wall-clock* time, what you wait.
+# On a busy machine, that includes the time the program waited for a CPU
+# that other programs held. :func:`time.thread_time` reads *CPU time*: only
+# the time this thread ran. The question here is how much work the loop
+# does per number, so these Timers read CPU time (``timer=time.thread_time``).
+# CPU time counts the calling thread only, which suits code on one thread.
+# Wall-clock time is the right clock when waiting is part of the question:
+# a GPU's queue (below), reading a file, several processes.
+#
+# Each length runs five times, in turns, and its quickest run counts. Every
+# length takes about as long per number, within a factor of two: the loop's
+# time grows in proportion to its length.
 def python_sum(values: torch.Tensor) -> torch.Tensor:
     total = torch.zeros((), dtype=values.dtype)
     for i in range(len(values)):
@@ -101,7 +114,8 @@ lengths = [1_000, 2_500, 5_000, 10_000]
 runs = {count: [] for count in lengths}
 for _ in range(5):
     for count in lengths:
-        timer = Timer("fn()", globals={"fn": partial(python_sum, numbers[:count])})
+        fn = partial(python_sum, numbers[:count])
+        timer = Timer("fn()", globals={"fn": fn}, timer=time.thread_time)
         runs[count].append(timer.timeit(10_000 // count).mean)
 loop_times = {count: min(times) for count, times in runs.items()}
 for count, loop in loop_times.items():
@@ -109,13 +123,13 @@ for count, loop in loop_times.items():
 per_number = [loop_times[count] / count for count in lengths]
 spread = max(per_number) / min(per_number)
 print(f"slowest time per number / quickest: {spread:.2f}")
-assert spread < 2, "the loop's time grows in proportion to its length"
+claim = "the loop's time grows in proportion to its length"
+check_timing(claim, spread, below=2, clock="thread CPU time")
 
 # %%
 # Drawn against the length, the quickest runs lie close to a straight line
 # through zero (dashed, through the longest loop's): a constant cost per
-# number. The other runs (grey dots) are slower by what else the machine was
-# doing meanwhile.
+# number. The grey dots are all five runs of each length.
 fig, ax = plt.subplots(figsize=(5.5, 3.4), layout="constrained")
 every_run = [(count, t * 1e3) for count, times in runs.items() for t in times]
 ax.plot(*zip(*every_run, strict=True), ".", color="grey", label="every run")
@@ -123,21 +137,22 @@ milliseconds = [loop_times[count] * 1e3 for count in lengths]
 ax.plot(lengths, milliseconds, "o", color=PALETTE[5], label="quickest run")
 ax.plot([0, lengths[-1]], [0, milliseconds[-1]], "--", color="grey", label="∝ length")
 ax.set(xlim=(0, None), ylim=(0, None), xlabel="numbers added by the loop")
-ax.set(ylabel="milliseconds", title="Python loop over a float64 tensor, 1 thread")
+ax.set(ylabel="milliseconds of CPU time", title="Python loop over a float64 tensor")
 ax.legend()
 plt.show()
 
 # %%
 # Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
 # from the proportional growth just checked), the loop takes a hundred times
-# longer. A ratio compares like with like: the loop's time is the quickest of
-# five runs, so :func:`torch.sum`'s is too (of five runs of ten calls), not
-# one of the medians above, which include what else the machine was doing.
+# longer than the loop over 10,000. A ratio compares like with like: the
+# loop's time is the quickest of five runs in CPU time, so :func:`torch.sum`'s
+# is too (of five runs of ten calls), not one of the medians above, which
+# are wall-clock times.
 
 
 def quickest(fn: Callable[[], object], calls: int = 1, runs: int = 5) -> float:
-    """Seconds per call in the quickest of `runs` runs of `calls` calls each."""
-    timer = Timer("fn()", globals={"fn": fn})
+    """CPU seconds per call in the quickest of `runs` runs of `calls` calls each."""
+    timer = Timer("fn()", globals={"fn": fn}, timer=time.thread_time)
     return min(timer.timeit(calls).mean for _ in range(runs))
 
 
@@ -147,7 +162,8 @@ speedup = loop_million / summed
 print(f"Python loop, 10⁶ numbers: {format_time(loop_million)} (10,000 timed, x100)")
 print(f"torch.sum,   10⁶ numbers: {format_time(summed)}")
 print(f"torch.sum is about {float(f'{speedup:.2g}'):,.0f} times faster")
-assert speedup > 1000, "one vectorised call beats the loop by over 1000 times"
+claim = "one vectorised call beats the loop by over 1000 times"
+check_timing(claim, speedup, above=1000, clock="thread CPU time")
 
 # %%
 # The two sums agree up to rounding: floating-point addition is not
@@ -166,8 +182,8 @@ torch.testing.assert_close(loop_total, vectorised_total, rtol=1e-13, atol=0)
 # %%
 # The first call costs more
 # -------------------------
-# On the CPU, an operation has finished when it returns, so
-# :func:`time.perf_counter` read before and after one call measures that call.
+# On the CPU, an operation has finished when it returns, so a clock read
+# before and after one call measures that call; here, the thread's CPU time.
 # The catch is *which* call: the first call of an operation can do one-off
 # work that later calls skip, once per process (a library setting itself up)
 # or once per :term:`shape`. On x86 CPUs with AVX-512
@@ -182,9 +198,9 @@ print(f"CPU capability: {torch.backends.cpu.get_cpu_capability()}")
 for n in (64, 80):
     a16 = torch.randn(n, n, dtype=torch.bfloat16)
     torch.set_num_threads(1)
-    tic = time.perf_counter()
+    tic = time.thread_time()
     a16 @ a16
-    first_call = time.perf_counter() - tic
+    first_call = time.thread_time() - tic
     torch.set_num_threads(all_threads)
     fastest = quickest(partial(torch.matmul, a16, a16), calls=10)
     print(
@@ -192,7 +208,10 @@ for n in (64, 80):
         f"{format_time(fastest)}: {first_call / fastest:.0f} times longer"
     )
     if torch.backends.cpu.get_cpu_capability() == "AVX512":
-        assert first_call > 3 * fastest, "the first call compiled a kernel"
+        ratio = first_call / fastest
+        check_timing(
+            "the first call compiled a kernel", ratio, above=3, clock="thread CPU time"
+        )
 
 # %%
 # Synchronise before reading the clock
@@ -235,9 +254,15 @@ if torch.cuda.is_available():
     print(f"not synchronised: {format_time(queued)} per product (queueing only)")
     print(f"synchronised:     {format_time(finished)} per product")
     print(f"benchmark: {timed}")
-    assert first_gpu > 2 * finished, "the first product set up cuBLAS"
-    assert queued < finished / 2, "without synchronising, only the queueing is timed"
-    assert 0.5 < finished / timed.median < 2, "both synchronised timings agree"
+    wall = "wall clock"  # the GPU's queue is what these claims are about
+    check_timing(
+        "the first product set up cuBLAS", first_gpu / finished, above=2, clock=wall
+    )
+    claim = "without synchronising, only the queueing is timed"
+    check_timing(claim, queued / finished, below=0.5, clock=wall)
+    agree = finished / timed.median
+    check_timing("both synchronised timings agree", agree, above=0.5, clock=wall)
+    check_timing("both synchronised timings agree", agree, below=2, clock=wall)
 else:
     print("No CUDA GPU here (torch.cuda.is_available() is False): nothing timed.")
 

@@ -5,15 +5,23 @@ code before measuring (warm-up, once by default), fixes the number of
 threads, waits for the device to finish its queued work before every reading
 of the clock, and returns a :class:`Timing` that prints without a memory
 address. :func:`format_time` writes a duration with a readable unit.
+:func:`check_timing` checks a claim about measured times against its bound,
+measuring again before it fails, and records the margin it had.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
 import reprlib
+import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import partial
+from pathlib import Path
+from typing import Literal
 
 import torch
 from torch.utils.benchmark import Timer
@@ -21,7 +29,26 @@ from torch.utils.benchmark import Timer
 from tutorial_utils._checks import check_instance, check_int, check_number
 from tutorial_utils.devices import pick_device
 
-__all__ = ["Timing", "benchmark", "format_time"]
+__all__ = [
+    "CLOCKS",
+    "RECORD_VARIABLE",
+    "Timing",
+    "TimingCheck",
+    "benchmark",
+    "check_timing",
+    "format_time",
+]
+
+#: What a timing check may have measured with, in words a page prints.
+#: ``"thread CPU time"`` (:func:`time.thread_time`) counts only the time the
+#: working thread ran, so waiting for a CPU that other programs hold adds
+#: nothing; the other two include that waiting.
+CLOCKS = ("thread CPU time", "wall clock", "the profiler's wall clock")
+
+#: The environment variable naming a file that every :func:`check_timing`
+#: appends its record to, one JSON object a line (the documentation build
+#: and ``nox -s stress`` set it; nothing is written when it is unset).
+RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
 
 
 @dataclass(frozen=True)
@@ -44,6 +71,9 @@ class Timing:
         Number of threads PyTorch used while timing.
     device : str
         Device the code ran on, for example ``"cpu"`` or ``"cuda:0"``.
+    clock : str, default "wall clock"
+        What the times are: ``"wall clock"`` or ``"thread CPU time"`` (see
+        :data:`CLOCKS`). Printed when it is not the wall clock.
     """
 
     label: str
@@ -52,6 +82,7 @@ class Timing:
     runs: int
     threads: int
     device: str
+    clock: str = "wall clock"
 
     def __str__(self) -> str:
         prefix = f"{self.label}: " if self.label else ""
@@ -60,7 +91,9 @@ class Timing:
         return (
             f"{prefix}{format_time(self.median)} median "
             f"({spread}{_plural(self.runs, 'run')}, "
-            f"{_plural(self.threads, 'thread')}, {self.device})"
+            f"{_plural(self.threads, 'thread')}, {self.device}"
+            + ("" if self.clock == "wall clock" else f", {self.clock}")
+            + ")"
         )
 
 
@@ -95,6 +128,7 @@ def benchmark(
     min_run_time: float = 0.2,
     warmup: int = 1,
     max_run_time: float | None = None,
+    clock: Literal["wall", "thread"] = "wall",
 ) -> Timing:
     """Time a function that takes no arguments with a warmed-up, synchronised Timer.
 
@@ -128,6 +162,12 @@ def benchmark(
         instead: measure until the interquartile range is below a tenth of
         the median (after at least four blocks and `min_run_time`), or until
         the blocks measured add up to more than this many seconds.
+    clock : {"wall", "thread"}, default "wall"
+        ``"wall"`` reads :func:`time.perf_counter`: the time a user waits,
+        including any wait for a CPU that other programs hold. ``"thread"``
+        reads :func:`time.thread_time`, the CPU time of the calling thread:
+        a busy machine does not change it, but it counts only work done on
+        that thread, so it needs ``threads=1`` and a CPU `device`.
 
     Returns
     -------
@@ -140,8 +180,9 @@ def benchmark(
         If `fn` is not callable or an argument has the wrong type.
     ValueError
         If `device` is not on this machine, `threads` is below 1, a run time
-        is not a positive number, `max_run_time` is below `min_run_time`, or
-        `warmup` is negative.
+        is not a positive number, `max_run_time` is below `min_run_time`,
+        `warmup` is negative, or `clock` is not "wall" or "thread" (or is
+        "thread" with more than one thread or a device other than the CPU).
 
     Examples
     --------
@@ -177,26 +218,34 @@ def benchmark(
                 f"min_run_time ({min_run_time})"
             )
 
+    if clock not in ("wall", "thread"):
+        raise ValueError(f'clock must be "wall" or "thread"; got {clock!r}')
+    if clock == "thread" and (threads != 1 or chosen.type != "cpu"):
+        raise ValueError(
+            'clock="thread" counts the work of one CPU thread only: it needs '
+            f"threads=1 and the CPU; got threads={threads}, device {chosen}"
+        )
     wait = _synchronizer(chosen)
+    now = time.thread_time if clock == "thread" else time.perf_counter
 
-    def clock() -> float:
+    def read_clock() -> float:
         if wait is not None:
             wait()
-        return time.perf_counter()
+        return now()
 
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
         for _ in range(warmup):
             fn()
-        clock()
+        read_clock()
     finally:
         torch.set_num_threads(previous_threads)
 
     timer = Timer(
         stmt="fn()",
         globals={"fn": fn},
-        timer=clock,
+        timer=read_clock,
         num_threads=threads,
         label=label or None,
     )
@@ -213,7 +262,188 @@ def benchmark(
         runs=len(measurement.times),
         threads=threads,
         device=str(chosen),
+        clock="thread CPU time" if clock == "thread" else "wall clock",
     )
+
+
+@dataclass(frozen=True)
+class TimingCheck:
+    """A claim about measured time: the values measured for it and its bound.
+
+    Attributes
+    ----------
+    claim : str
+        The claim in words, for example ``"the loop's time grows in
+        proportion to its length"``.
+    value : float
+        The measurement that decided: the first that held, else the last.
+    relation : {"<", ">"}
+        The claim holds when ``value < bound`` or ``value > bound``.
+    bound : float
+        The bound the claim needs.
+    clock : str
+        What the times were read from, one of :data:`CLOCKS`.
+    measurements : tuple of float
+        Every value measured, the deciding one last.
+    page : str
+        The file name of the script that made the check, or ``""``.
+    """
+
+    claim: str
+    value: float
+    relation: Literal["<", ">"]
+    bound: float
+    clock: str
+    measurements: tuple[float, ...]
+    page: str = ""
+
+    @property
+    def holds(self) -> bool:
+        """Whether the deciding value meets the bound."""
+        if self.relation == "<":
+            return self.value < self.bound
+        return self.value > self.bound
+
+    @property
+    def margin(self) -> float:
+        """How far the value lies inside its bound, as a fraction of the bound.
+
+        0.5 for a value of 1 checked ``< 2`` or of 3 checked ``> 2``; below
+        0 when the claim failed.
+        """
+        distance = (
+            self.bound - self.value
+            if self.relation == "<"
+            else (self.value - self.bound)
+        )
+        return (
+            distance / abs(self.bound)
+            if self.bound
+            else math.copysign(math.inf, distance)
+        )
+
+    def __str__(self) -> str:
+        shown = ", ".join(f"{value:.3g}" for value in self.measurements)
+        return (
+            f"{self.claim}: measured {shown} ({self.clock}), "
+            f"needs {self.relation} {self.bound:g}, margin {self.margin:.0%}"
+        )
+
+
+def check_timing(
+    claim: str,
+    measure: float | Callable[[], float],
+    *,
+    below: float | None = None,
+    above: float | None = None,
+    clock: str,
+    attempts: int = 1,
+) -> TimingCheck:
+    """Check a claim about measured time against its bound, and record it.
+
+    A claim about time ("the loop is a thousand times slower") holds by a
+    margin that depends on the machine and on what else it runs. This check
+    names the claim, the clock and the bound, so that a failure says all
+    three, and a record of every check shows how close each came to failing.
+
+    Parameters
+    ----------
+    claim : str
+        The claim in words; the failure message and the record quote it.
+    measure : float or callable
+        The measured quantity (a ratio of times, say), or a function taking
+        no arguments that measures it afresh. A function is called again,
+        up to `attempts` times in all, until the claim holds: worth it for
+        wall-clock claims, which a busy machine can upset.
+    below, above : float
+        The bound: the claim is ``value < below`` or ``value > above``.
+        Give exactly one.
+    clock : str
+        What the times were read from, one of :data:`CLOCKS`.
+    attempts : int, default 1
+        Measurements at most; more than 1 needs a callable `measure`.
+
+    Returns
+    -------
+    TimingCheck
+        The claim, the values measured and the bound.
+
+    Raises
+    ------
+    AssertionError
+        If no measurement meets the bound; the message names the claim,
+        every value measured, the clock and the bound.
+    TypeError
+        If an argument has the wrong type.
+    ValueError
+        If not exactly one bound is given, `clock` is not one of
+        :data:`CLOCKS`, `attempts` is below 1, or above 1 with a number
+        for `measure`.
+
+    Notes
+    -----
+    When the environment variable named by :data:`RECORD_VARIABLE` is set,
+    each check appends its record, passed or failed, to that file as one
+    JSON object a line: the fields of :class:`TimingCheck` and its margin.
+
+    Examples
+    --------
+    >>> check = check_timing("a loop is slower", 120.0, above=100, clock="wall clock")
+    >>> print(check)
+    a loop is slower: measured 120 (wall clock), needs > 100, margin 20%
+    >>> check_timing("a loop is slower", 80.0, above=100, clock="wall clock")
+    Traceback (most recent call last):
+    ...
+    AssertionError: timing check failed: a loop is slower: measured 80 (wall clock), needs > 100, margin -20%
+    >>> values = iter([1.5, 0.5])
+    >>> check_timing("it is quick", lambda: next(values), below=1, clock="wall clock",
+    ...              attempts=2).measurements
+    (1.5, 0.5)
+    """
+    check_instance("claim", claim, str, "a str")
+    if not claim.strip():
+        raise ValueError("claim must say what is claimed; got an empty str")
+    if (below is None) == (above is None):
+        raise ValueError(
+            f"give exactly one bound, below= or above=; got below={below!r}, "
+            f"above={above!r}"
+        )
+    relation: Literal["<", ">"] = "<" if below is not None else ">"
+    bound = check_number("below" if below is not None else "above", below or above)
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {CLOCKS}; got {clock!r}")
+    attempts = check_int("attempts", attempts, minimum=1)
+    if callable(measure):
+        take = measure
+    elif attempts > 1:
+        raise ValueError(
+            f"attempts={attempts} needs a function that measures again; "
+            f"got the number {measure!r}"
+        )
+    else:
+        given = measure
+
+        def take() -> float:
+            return given
+
+    caller = sys._getframe(1).f_globals.get("__file__")
+    page = Path(caller).name if isinstance(caller, str) else ""
+    measured: list[float] = []
+    while True:
+        measured.append(check_number("the measured value", take()))
+        result = TimingCheck(
+            claim, measured[-1], relation, bound, clock, tuple(measured), page
+        )
+        if result.holds or len(measured) == attempts:
+            break
+    record = os.environ.get(RECORD_VARIABLE)
+    if record:
+        line = json.dumps({**asdict(result), "margin": result.margin})
+        with open(record, "a", encoding="utf-8") as file:
+            file.write(line + "\n")
+    if not result.holds:
+        raise AssertionError(f"timing check failed: {result}")
+    return result
 
 
 def format_time(seconds: float) -> str:

@@ -1,0 +1,171 @@
+"""What the build keeps of each page's time: its timing checks, and its waits.
+
+A page's claims about time go through
+:func:`tutorial_utils.timing.check_timing`, which appends a record (the
+claim, the values measured, the bound, the clock) to the file named by the
+environment variable ``TUTORIAL_UTILS_TIMING_RECORD``. :func:`note_page`,
+one of Sphinx-Gallery's ``reset_modules`` hooks (``conf.py``), points that
+variable at a file beside the page's generated output before the page runs,
+so each page keeps the records of its last run, as it keeps its run time.
+The execution-times page lists them with their margins
+(:func:`timing_checks_rst`), and :func:`write_timing_checks` copies them into
+the built site as ``timing-checks.json``, so a check drifting towards its
+bound shows before it fails.
+
+The same hook measures how long the page's thread waited for a CPU that
+other processes held (its run-queue delay, from Linux's
+``/proc/self/task/<id>/schedstat``). The time budget of a page is checked
+against its run time less that wait (:func:`waited`): a page that was slow
+because the machine was busy is not a slow page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Any
+
+from sphinx.application import Sphinx
+
+#: The variable ``tutorial_utils.timing.check_timing`` appends its records to.
+RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
+
+#: Beside each page's generated copy: its timing checks, and its wait for a CPU.
+RECORDS_SUFFIX = ".timing-checks.jsonl"
+WAIT_SUFFIX = ".cpu-wait.json"
+
+# The page running in this process: where its files go, and its wait so far.
+_RUNNING: dict[str, Any] = {}
+
+
+def run_queue_wait() -> float | None:
+    """Seconds this thread has waited, runnable, for a CPU; None if unknown.
+
+    Linux's ``schedstat`` gives, for each thread, the nanoseconds it ran and
+    the nanoseconds it waited on a run queue.
+    """
+    path = Path(f"/proc/self/task/{threading.get_native_id()}/schedstat")
+    try:
+        return int(path.read_text().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _output(gallery_conf: dict[str, Any], fname: str) -> Path | None:
+    """Where Sphinx-Gallery puts the generated copy of the page `fname`."""
+    src = Path(gallery_conf["src_dir"])
+    for examples, generated in zip(
+        gallery_conf["examples_dirs"], gallery_conf["gallery_dirs"], strict=True
+    ):
+        for script in sorted((src / examples).rglob(fname)):
+            return src / generated / script.relative_to(src / examples)
+    return None
+
+
+def note_page(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
+    """Sphinx-Gallery ``reset_modules`` hook: keep a page's timing records and wait."""
+    if when == "before":
+        target = _output(gallery_conf, fname)
+        if target is None:
+            return
+        target.parent.mkdir(parents=True, exist_ok=True)
+        records = target.with_name(target.stem + RECORDS_SUFFIX)
+        records.unlink(missing_ok=True)
+        os.environ[RECORD_VARIABLE] = str(records)
+        _RUNNING.update(target=target, wait=run_queue_wait())
+        return
+    os.environ.pop(RECORD_VARIABLE, None)
+    target, start = _RUNNING.pop("target", None), _RUNNING.pop("wait", None)
+    end = run_queue_wait()
+    if target is not None and start is not None and end is not None:
+        wait = target.with_name(target.stem + WAIT_SUFFIX)
+        wait.write_text(json.dumps({"waited": end - start}))
+
+
+def waited(script: Path) -> float:
+    """Seconds the last run of the generated page `script` waited for a CPU (0 if unknown)."""
+    path = script.with_name(script.stem + WAIT_SUFFIX)
+    try:
+        return float(json.loads(path.read_text())["waited"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+
+
+def records(app: Sphinx) -> list[tuple[Path, dict[str, Any]]]:
+    """Every timing check recorded by the last run of each existing page."""
+    src = Path(app.srcdir)
+    found = []
+    for gallery_dir in app.config.sphinx_gallery_conf["gallery_dirs"]:
+        for path in sorted((src / gallery_dir).rglob(f"*{RECORDS_SUFFIX}")):
+            script = path.with_name(path.name.replace(RECORDS_SUFFIX, ".py"))
+            if not script.is_file():  # the page was removed
+                continue
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    found.append((script, json.loads(line)))
+    return found
+
+
+def timing_checks_rst(app: Sphinx) -> list[str]:
+    """The execution-times page's section on timing checks, as RST lines."""
+    src = Path(app.srcdir)
+    found = records(app)
+    lines = [
+        "Timing checks",
+        "-------------",
+        "",
+        "Each claim a page makes about time, as its last run in this build "
+        "measured it: the value (several where the page measured again before "
+        "deciding), the bound the claim needs, and the margin, how far inside "
+        "the bound the value lay, as a share of the bound. Thread CPU time "
+        "does not count waiting for a CPU that other programs hold; wall-clock "
+        "time does. The same records are in ``timing-checks.json`` at the "
+        "root of the site. Thinnest margins first.",
+        "",
+    ]
+    if not found:
+        return [*lines, "No timing check ran in this build.", ""]
+    lines += [
+        ".. list-table::",
+        "   :header-rows: 1",
+        "   :widths: 25 35 14 10 8 8",
+        "",
+        "   * - Page",
+        "     - Claim",
+        "     - Clock",
+        "     - Measured",
+        "     - Bound",
+        "     - Margin",
+    ]
+    for script, check in sorted(found, key=lambda item: item[1]["margin"]):
+        label = "sphx_glr_" + "_".join(script.relative_to(src).with_suffix("").parts)
+        values = ", ".join(f"{value:.3g}" for value in check["measurements"])
+        lines += [
+            f"   * - :ref:`{label}.py`",
+            f"     - {check['claim']}",
+            f"     - {check['clock']}",
+            f"     - {values}",
+            f"     - {check['relation']} {check['bound']:g}",
+            f"     - {check['margin']:.0%}",
+        ]
+    return [*lines, ""]
+
+
+def write_timing_checks(app: Sphinx, exception: Exception | None) -> None:
+    """Write every page's timing records into the built site, as JSON."""
+    if exception is not None or app.builder.format != "html":
+        return
+    src = Path(app.srcdir)
+    found = [
+        {"page": script.relative_to(src).as_posix(), **check}
+        for script, check in records(app)
+    ]
+    target = Path(app.outdir, "timing-checks.json")
+    target.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.connect("build-finished", write_timing_checks)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
