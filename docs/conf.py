@@ -12,6 +12,7 @@ import tutorial_utils
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE / "_ext"))
 
+from build_facts import published_address, published_prefix
 from package_wheel import notebook_first_cell
 
 project = "PyTorch from the foundations"
@@ -105,10 +106,7 @@ sphinx_gallery_conf = {
     # A downloaded notebook installs the helper wheel where it is missing.
     # The published site's address, when the host names it, lets the cell
     # fetch the wheel from there.
-    "first_notebook_cell": notebook_first_cell(
-        os.environ.get("READTHEDOCS_CANONICAL_URL", "")
-        or os.environ.get("DOCS_SITE_URL", "")
-    ),
+    "first_notebook_cell": notebook_first_cell(published_address(os.environ)),
 }
 
 # PyTorch's profiler (Kineto) writes a line with the clock time to the process's
@@ -187,9 +185,10 @@ html_css_files = ["site.css"]
 html_last_updated_fmt = None
 html_show_sourcelink = False
 html_copy_source = False
-# The 404 page is served for any missing URL, so its links must be absolute.
-# Read the Docs is detected by the extension; GitHub Pages sets the prefix.
-notfound_urls_prefix = os.environ.get("DOCS_URL_PREFIX", "/")
+# The 404 page is served for any missing URL, so its links must be absolute:
+# they start with the path of the published address (Read the Docs'
+# /en/latest/, GitHub Pages' /<repository>/), or / without one.
+notfound_urls_prefix = published_prefix(os.environ)
 # Colours that meet WCAG AA contrast on the code blocks' backgrounds.
 pygments_style = "a11y-high-contrast-light"
 pygments_dark_style = "a11y-high-contrast-dark"
@@ -204,10 +203,7 @@ copybutton_exclude = ".linenos, .gp, .go"
 # canonical URL and gets an og:url, and the build writes sitemap.xml. A local
 # build knows no address and writes none of the three, since each must be an
 # absolute URL. (`-D html_baseurl=...` gives the links, not the sitemap.)
-_site_url = os.environ.get("READTHEDOCS_CANONICAL_URL", "") or os.environ.get(
-    "DOCS_SITE_URL", ""
-)
-html_baseurl = _site_url.rstrip("/") + "/" if _site_url else ""
+html_baseurl = published_address(os.environ)
 if html_baseurl:
     extensions.append("sphinx_sitemap")
 # The address already names the language and version (Read the Docs' /en/latest/).

@@ -116,7 +116,7 @@ def test_failing_page_and_slow_page_fail_the_build(tmp_path: Path) -> None:
     assert "line 9" in output
     assert "this page is broken" in output
     assert re.search(
-        r"plot_01_\w+\.py ran in [\d.]+ s \([\d.]+ s of it waiting for a CPU\), "
+        r"plot_01_\w+\.py ran in [\d.]+ s \([\d.]+ s counted: [^)]*\), "
         r"over the 0 s budget",
         output,
     )

@@ -11,6 +11,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from build_facts import published_address, published_prefix  # docs/_ext
 from html_tuning import plain_token_classes, thin  # docs/_ext: see sitebuild.py
 
 from sitebuild import copy_sources, sphinx_build
@@ -184,6 +185,52 @@ def test_with_an_address_every_page_names_its_canonical_url(hosted_site: Path) -
         if page.canonical != [SITE_URL + name] or urls != [SITE_URL + name]:
             problems.append(f"{name}: canonical {page.canonical}, og:url {urls}")
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("environ", "address", "prefix"),
+    [
+        (  # Read the Docs names the language and version
+            {"READTHEDOCS_CANONICAL_URL": "https://site.readthedocs.io/en/latest/"},
+            "https://site.readthedocs.io/en/latest/",
+            "/en/latest/",
+        ),
+        (  # GitHub Pages: the repository's name, the workflow's address
+            {"DOCS_SITE_URL": "https://owner.github.io/repo"},
+            "https://owner.github.io/repo/",
+            "/repo/",
+        ),
+        ({"DOCS_SITE_URL": "https://example.org/"}, "https://example.org/", "/"),
+        ({}, "", "/"),  # a local build
+    ],
+)
+def test_the_404_page_links_from_the_published_path(
+    environ: dict[str, str], address: str, prefix: str
+) -> None:
+    assert published_address(environ) == address
+    assert published_prefix(environ) == prefix
+
+
+def test_the_hosted_404_page_links_under_the_site_path(hosted_site: Path) -> None:
+    parsed = _Links()
+    parsed.feed((hosted_site / "404.html").read_text(encoding="utf-8"))
+    external = ("http:", "https:", "#", "data:", "mailto:")
+    local = [link for link in parsed.links if not link.startswith(external)]
+    assert local, "the 404 page links to no page of the site"
+    path = "/" + SITE_URL.split("://", 1)[1].split("/", 1)[1]
+    wrong = [link for link in local if not link.startswith(path)]
+    assert not wrong, f"404 links outside {path}: {wrong[:5]}"
+
+
+class _Links(HTMLParser):
+    """Every href and src of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.links += [v for k, v in attrs if k in ("href", "src") and v]
 
 
 def test_the_sitemap_lists_every_page_once(hosted_site: Path) -> None:

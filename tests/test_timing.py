@@ -1,13 +1,24 @@
 from __future__ import annotations
 
+import json
 import math
 import re
+from pathlib import Path
 
 import pytest
 import torch
 
 from tutorial_utils import timing
-from tutorial_utils.timing import Timing, _synchronizer, benchmark, format_time
+from tutorial_utils.timing import (
+    CLOCKS,
+    RECORD_VARIABLE,
+    Timing,
+    TimingCheck,
+    _synchronizer,
+    benchmark,
+    check_timing,
+    format_time,
+)
 
 # Enough for a few runs of the tiny functions below, short enough for a test.
 QUICK = 0.01
@@ -26,10 +37,14 @@ def test_benchmark_returns_a_timing_of_the_call() -> None:
 
 
 def test_more_work_takes_longer() -> None:
-    # A ratio, not an absolute time: a thousand times the work must show.
-    small = benchmark(lambda: sum(range(100)), min_run_time=QUICK)
-    large = benchmark(lambda: sum(range(100_000)), min_run_time=QUICK)
+    # A ratio, not an absolute time: a thousand times the work must show. CPU
+    # time of the thread, so that a busy machine cannot upset it.
+    cpu = {"threads": 1, "clock": "thread", "min_run_time": QUICK}
+    small = benchmark(lambda: sum(range(100)), **cpu)  # type: ignore[arg-type]
+    large = benchmark(lambda: sum(range(100_000)), **cpu)  # type: ignore[arg-type]
     assert large.median > 10 * small.median
+    assert large.clock == "thread CPU time"
+    assert str(large).endswith("1 thread, cpu, thread CPU time)")
 
 
 def test_vectorised_sum_beats_a_python_loop() -> None:
@@ -41,8 +56,9 @@ def test_vectorised_sum_beats_a_python_loop() -> None:
             total += float(value)
         return total
 
-    looped = benchmark(loop, min_run_time=QUICK)
-    vectorised = benchmark(lambda: values.sum(), min_run_time=QUICK)
+    cpu = {"threads": 1, "clock": "thread", "min_run_time": QUICK}
+    looped = benchmark(loop, **cpu)  # type: ignore[arg-type]
+    vectorised = benchmark(lambda: values.sum(), **cpu)  # type: ignore[arg-type]
     assert looped.median > 10 * vectorised.median
 
 
@@ -142,6 +158,8 @@ def test_timing_text() -> None:
         ({"label": 3}, TypeError, "label must be a str; got int 3"),
         ({"max_run_time": 0.001}, ValueError, "must be at least min_run_time"),
         ({"max_run_time": -2}, ValueError, "max_run_time must be a finite number"),
+        ({"clock": "cpu"}, ValueError, 'clock must be "wall" or "thread"'),
+        ({"clock": "thread", "threads": 2}, ValueError, "needs threads=1 and the CPU"),
     ],
 )
 def test_benchmark_refuses_bad_input(
@@ -196,3 +214,108 @@ def test_synchronizer_without_torch_accelerator(
     assert _synchronizer(torch.device("xpu")).func is torch.xpu.synchronize  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="cannot wait for a 'meta' device"):
         _synchronizer(torch.device("meta"))
+
+
+def test_thread_clock_does_not_count_waiting() -> None:
+    # Sleeping is waiting: the wall clock counts it, the thread's CPU time not.
+    import time
+
+    def nap() -> None:
+        time.sleep(0.002)
+
+    wall = benchmark(nap, threads=1, min_run_time=QUICK)
+    cpu = benchmark(nap, threads=1, min_run_time=QUICK, clock="thread")
+    assert wall.median >= 0.002
+    assert cpu.median < wall.median / 2
+
+
+def test_check_timing_passes_records_and_returns_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "records.jsonl"
+    monkeypatch.setenv(RECORD_VARIABLE, str(record))
+    check = check_timing("quick", 0.5, below=2, clock="thread CPU time")
+    check_timing("slow", 3.0, above=2, clock="wall clock")
+    assert isinstance(check, TimingCheck)
+    assert check.holds
+    assert check.margin == pytest.approx(0.75)
+    assert check.page == "test_timing.py"  # the caller's file
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [line["claim"] for line in lines] == ["quick", "slow"]
+    assert lines[1] == {
+        "claim": "slow",
+        "value": 3.0,
+        "relation": ">",
+        "bound": 2.0,
+        "clock": "wall clock",
+        "measurements": [3.0],
+        "page": "test_timing.py",
+        "margin": 0.5,
+    }
+
+
+def test_a_failed_check_names_claim_values_clock_and_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = tmp_path / "records.jsonl"
+    monkeypatch.setenv(RECORD_VARIABLE, str(record))
+    with pytest.raises(AssertionError) as failed:
+        check_timing("the loop is proportional", 2.5, below=2, clock="thread CPU time")
+    assert str(failed.value) == (
+        "timing check failed: the loop is proportional: measured 2.5 "
+        "(thread CPU time), needs < 2, margin -25%"
+    )
+    (line,) = record.read_text().splitlines()  # recorded, failed or not
+    assert json.loads(line)["margin"] == pytest.approx(-0.25)
+
+
+def test_check_timing_measures_again_until_the_claim_holds() -> None:
+    values = iter([3.0, 2.5, 1.0, 0.5])
+    check = check_timing(
+        "quick", lambda: next(values), below=2, clock="wall clock", attempts=4
+    )
+    assert check.measurements == (3.0, 2.5, 1.0)  # stopped once it held
+    values = iter([3.0, 2.5])
+    with pytest.raises(AssertionError, match=r"measured 3, 2.5 \(wall clock\)"):
+        check_timing(
+            "quick", lambda: next(values), below=2, clock="wall clock", attempts=2
+        )
+
+
+def test_without_the_variable_nothing_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(RECORD_VARIABLE, raising=False)
+    monkeypatch.chdir(tmp_path)
+    check_timing("quick", 1.0, below=2, clock="wall clock")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"claim": ""}, ValueError, "claim must say what is claimed"),
+        ({"claim": 3}, TypeError, "claim must be a str; got int 3"),
+        ({"below": None}, ValueError, "give exactly one bound"),
+        ({"above": 1.0}, ValueError, "give exactly one bound"),
+        ({"clock": "cpu"}, ValueError, "clock must be one of"),
+        ({"attempts": 0}, ValueError, "attempts must be at least 1; got 0"),
+        ({"attempts": 2}, ValueError, "attempts=2 needs a function that measures"),
+        ({"measure": math.nan}, ValueError, "the measured value must be a finite"),
+        ({"measure": "1"}, TypeError, "the measured value must be a number"),
+        ({"below": math.inf}, ValueError, "below must be a finite number"),
+    ],
+)
+def test_check_timing_refuses_bad_input(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    arguments: dict[str, object] = {
+        "claim": "quick",
+        "measure": 1.0,
+        "below": 2.0,
+        "clock": CLOCKS[0],
+    }
+    arguments.update(kwargs)
+    claim, measure = arguments.pop("claim"), arguments.pop("measure")
+    with pytest.raises(error, match=re.escape(message)):
+        check_timing(claim, measure, **arguments)  # type: ignore[arg-type]

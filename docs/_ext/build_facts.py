@@ -11,9 +11,10 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import requires
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from packaging.requirements import Requirement
 
@@ -130,6 +131,42 @@ for cell in notebook.cells:
 nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
 print("executed", len(notebook.cells), "cells")
 """
+
+
+def published_address(environ: Mapping[str, str]) -> str:
+    """The site's published address, from the host's variables; "" if none.
+
+    Read the Docs sets ``READTHEDOCS_CANONICAL_URL`` (it names the language
+    and version, ``.../en/latest/``); the GitHub Pages workflow sets
+    ``DOCS_SITE_URL``. The address ends with "/".
+
+    >>> published_address({"DOCS_SITE_URL": "https://example.org/site"})
+    'https://example.org/site/'
+    >>> published_address({})
+    ''
+    """
+    url = environ.get("READTHEDOCS_CANONICAL_URL", "") or environ.get(
+        "DOCS_SITE_URL", ""
+    )
+    return url.rstrip("/") + "/" if url else ""
+
+
+def published_prefix(environ: Mapping[str, str]) -> str:
+    """The path the site is served under: where the 404 page's links start.
+
+    A missing address can be served the 404 page at any depth, so its links
+    are absolute paths: the path of the published address, or "/" for a
+    build that knows none.
+
+    >>> published_prefix({"READTHEDOCS_CANONICAL_URL": "https://x.org/en/latest/"})
+    '/en/latest/'
+    >>> published_prefix({"DOCS_SITE_URL": "https://owner.github.io/repo/"})
+    '/repo/'
+    >>> published_prefix({})
+    '/'
+    """
+    path = urlsplit(published_address(environ)).path
+    return "/" + path.strip("/") + "/" if path.strip("/") else "/"
 
 
 def requirement_names(distribution: str = "tutorial-utils") -> list[str]:

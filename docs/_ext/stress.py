@@ -12,11 +12,14 @@ The load never outlives its run: :func:`cpu_load` stops its processes when
 the block it guards ends, normally, by an exception (a page that failed or
 ran past its time limit), by Ctrl-C or by ``SIGTERM``; and each process also
 ends itself at its deadline, or when its parent dies (``PR_SET_PDEATHSIG``
-on Linux, and a check of its parent's pid everywhere).
+on Linux, and a check of its parent's pid everywhere). A page that runs past
+its time limit is stopped with every process in its session; a page whose
+runner is killed outright dies with it (Linux).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -65,6 +68,14 @@ def timed_pages(gallery: Path) -> list[Path]:
         for page in sorted(gallery.rglob("plot_*.py"))
         if _TIMING_CHECK.search(page.read_text(encoding="utf-8"))
     ]
+
+
+def _die_with_parent() -> None:
+    """In a child, before it runs: be killed when this process dies (Linux)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -130,6 +141,7 @@ def run_page(
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,  # its own group: stopped whole on a timeout
+            preexec_fn=_die_with_parent,
         )
         try:
             _, stderr = process.communicate(timeout=timeout)
@@ -137,9 +149,11 @@ def run_page(
         except subprocess.TimeoutExpired:
             failure = f"still running after {timeout:.0f} s"
         finally:
-            if process.poll() is None:
+            # The page's session: the page if it still runs, and whatever it
+            # started and left running.
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+            process.communicate()  # reaps it, and closes its pipe
         seconds = time.perf_counter() - tic
         checks = (
             [

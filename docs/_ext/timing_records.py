@@ -12,11 +12,15 @@ The execution-times page lists them with their margins
 the built site as ``timing-checks.json``, so a check drifting towards its
 bound shows before it fails.
 
-The same hook measures how long the page's thread waited for a CPU that
-other processes held (its run-queue delay, from Linux's
-``/proc/self/task/<id>/schedstat``). The time budget of a page is checked
-against its run time less that wait (:func:`waited`): a page that was slow
-because the machine was busy is not a slow page.
+The same hook measures two things a busy machine does not inflate: how
+long the page's thread waited for a CPU that other processes held (its
+run-queue delay, from Linux's ``/proc/self/task/<id>/schedstat``), and the
+CPU time the page used (its process's, and that of the processes it started
+and waited for). The time budget of a page is checked against
+:func:`busy_seconds`: its run time less that wait, or its CPU time if that
+is less. A page that was slow only because the machine was busy is not a
+slow page. The price: a page that is slow because it waits (sleeps, or
+reads a slow disk) rather than computes is held to its hard limit only.
 """
 
 from __future__ import annotations
@@ -32,9 +36,9 @@ from sphinx.application import Sphinx
 #: The variable ``tutorial_utils.timing.check_timing`` appends its records to.
 RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
 
-#: Beside each page's generated copy: its timing checks, and its wait for a CPU.
+#: Beside each page's generated copy: its timing checks, and its CPU time and wait.
 RECORDS_SUFFIX = ".timing-checks.jsonl"
-WAIT_SUFFIX = ".cpu-wait.json"
+BUSY_SUFFIX = ".busy.json"
 
 # The page running in this process: where its files go, and its wait so far.
 _RUNNING: dict[str, Any] = {}
@@ -74,23 +78,45 @@ def note_page(gallery_conf: dict[str, Any], fname: str, when: str) -> None:
         records = target.with_name(target.stem + RECORDS_SUFFIX)
         records.unlink(missing_ok=True)
         os.environ[RECORD_VARIABLE] = str(records)
-        _RUNNING.update(target=target, wait=run_queue_wait())
+        _RUNNING.update(target=target, wait=run_queue_wait(), cpu=_cpu_seconds())
         return
     os.environ.pop(RECORD_VARIABLE, None)
-    target, start = _RUNNING.pop("target", None), _RUNNING.pop("wait", None)
-    end = run_queue_wait()
-    if target is not None and start is not None and end is not None:
-        wait = target.with_name(target.stem + WAIT_SUFFIX)
-        wait.write_text(json.dumps({"waited": end - start}))
+    target = _RUNNING.pop("target", None)
+    start_wait, start_cpu = _RUNNING.pop("wait", None), _RUNNING.pop("cpu", None)
+    end_wait = run_queue_wait()
+    if target is None or start_wait is None or end_wait is None:
+        return
+    busy = {"waited": end_wait - start_wait, "cpu": _cpu_seconds() - start_cpu}
+    target.with_name(target.stem + BUSY_SUFFIX).write_text(json.dumps(busy))
 
 
-def waited(script: Path) -> float:
-    """Seconds the last run of the generated page `script` waited for a CPU (0 if unknown)."""
-    path = script.with_name(script.stem + WAIT_SUFFIX)
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of the child processes it waited for."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def busy(script: Path) -> tuple[float, float] | None:
+    """Seconds the last run of the generated page `script` waited for a CPU, and used one."""
+    path = script.with_name(script.stem + BUSY_SUFFIX)
     try:
-        return float(json.loads(path.read_text())["waited"])
+        found = json.loads(path.read_text())
+        return float(found["waited"]), float(found["cpu"])
     except (OSError, ValueError, KeyError, TypeError):
-        return 0.0
+        return None
+
+
+def busy_seconds(script: Path, seconds: float) -> float:
+    """The time a page that ran `seconds` would count against its budget.
+
+    Its run time less its thread's wait for a CPU, or its CPU time if less;
+    `seconds` itself where the page's run recorded neither (not on Linux).
+    """
+    found = busy(script)
+    if found is None:
+        return seconds
+    waited, cpu = found
+    return min(seconds - waited, cpu)
 
 
 def records(app: Sphinx) -> list[tuple[Path, dict[str, Any]]]:
@@ -116,13 +142,16 @@ def timing_checks_rst(app: Sphinx) -> list[str]:
         "Timing checks",
         "-------------",
         "",
-        "Each claim a page makes about time, as its last run in this build "
-        "measured it: the value (several where the page measured again before "
-        "deciding), the bound the claim needs, and the margin, how far inside "
-        "the bound the value lay, as a share of the bound. Thread CPU time "
-        "does not count waiting for a CPU that other programs hold; wall-clock "
-        "time does. The same records are in ``timing-checks.json`` at the "
-        "root of the site. Thinnest margins first.",
+        (
+            "Each claim a page makes about time, as its last run in this build "
+            "measured it: the value (several where the page measured again "
+            "before deciding), the bound the claim needs, and the margin, how "
+            "far inside the bound the value lay, as a share of the bound. "
+            "Thread CPU time does not count waiting for a CPU that other "
+            "programs hold; wall-clock time does. The same records are in "
+            "``timing-checks.json`` at the root of the site. Thinnest margins "
+            "first."
+        ),
         "",
     ]
     if not found:

@@ -409,7 +409,10 @@ def check_timing(
             f"above={above!r}"
         )
     relation: Literal["<", ">"] = "<" if below is not None else ">"
-    bound = check_number("below" if below is not None else "above", below or above)
+    if below is not None:
+        bound = check_number("below", below)
+    else:
+        bound = check_number("above", above)
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {CLOCKS}; got {clock!r}")
     attempts = check_int("attempts", attempts, minimum=1)
