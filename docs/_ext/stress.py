@@ -141,7 +141,7 @@ def run_page(
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,  # its own group: stopped whole on a timeout
-            preexec_fn=_die_with_parent,
+            preexec_fn=_die_with_parent,  # noqa: PLW1509 (this runner has no threads)
         )
         try:
             _, stderr = process.communicate(timeout=timeout)
