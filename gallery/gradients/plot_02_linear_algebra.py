@@ -201,33 +201,25 @@ assert errors32["solve"].max() > 1
 # two triangular solves for ``b`` (about 2·n²). :func:`torch.linalg.inv` does
 # the same factorisation and then solves for all ``n`` columns of the identity,
 # about 2·n³ more: some four times the work in all. Both are timed with
-# :func:`~tutorial_utils.timing.benchmark` on one thread, to compare the
-# algorithms; the times come from the machine that built this page. They are
-# CPU times of that thread (``clock="thread"``), so other programs running
-# meanwhile do not change them.
+# :func:`~tutorial_utils.timing.benchmark` on one thread, in its CPU time
+# (``clock="thread"``), on the machine that built this page.
 torch.manual_seed(0)
-timings = {}
+times, cpu_time = {}, {"threads": 1, "min_run_time": 0.1, "clock": "thread"}
 for n in (16, 128, 512):
     A_n = torch.randn(n, n, dtype=torch.float64)
     b_n = torch.randn(n, dtype=torch.float64)
-    # Default arguments bind this iteration's tensors to each lambda.
     calls = (
         lambda A=A_n, b=b_n: torch.linalg.solve(A, b),
         lambda A=A_n, b=b_n: torch.linalg.inv(A) @ b,
     )
-    timings[n] = [
-        benchmark(call, threads=1, min_run_time=0.1, clock="thread").median
-        for call in calls
-    ]
+    times[n] = [benchmark(call, **cpu_time).median for call in calls]
 print(f"{'n':>4}  {'solve(A, b)':>12}  {'inv(A) @ b':>12}  inv / solve")
-for n, (solve_time, inv_time) in timings.items():
-    times = f"{format_time(solve_time):>12}  {format_time(inv_time):>12}"
-    print(f"{n:>4}  {times}  {inv_time / solve_time:.1f}x")
-cpu = "thread CPU time"
-inv_over_solve = timings[512][1] / timings[512][0]
-check_timing("n = 512: inverting takes longer", inv_over_solve, above=1.5, clock=cpu)
-scaled = timings[16][0] / ((16 / 512) ** 3 * timings[512][0])
-check_timing("n = 16: the fixed cost dominates", scaled, above=10, clock=cpu)
+for n, (solve_time, inv_time) in times.items():
+    shown = f"{format_time(solve_time):>12}  {format_time(inv_time):>12}"
+    print(f"{n:>4}  {shown}  {inv_time / solve_time:.1f}x")
+slower, fixed = times[512][1] / times[512][0], 32**3 * times[16][0] / times[512][0]
+check_timing("inverting takes longer", slower, above=1.5, clock="thread CPU time")
+check_timing("the fixed cost dominates", fixed, above=10, clock="thread CPU time")
 
 # %%
 # For small matrices the fixed cost of each call (checking arguments,

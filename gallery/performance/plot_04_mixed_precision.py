@@ -11,8 +11,6 @@ what mixed precision changes in accuracy and speed on your machine.
 # %%
 # Every time on this page was measured on the machine named by the first two
 # lines of output; the last section runs only on a machine with a CUDA GPU.
-import time
-
 import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
@@ -34,20 +32,19 @@ print(f"CPU: {device_name('cpu')}, {torch.backends.cpu.get_cpu_capability()}")
 # %%
 # Autocast on the CPU
 # -------------------
-# :term:`Mixed precision <mixed precision>` keeps a model's parameters in
-# float32 and runs some of its operations in a 16-bit :term:`dtype`. Inside a
-# ``with torch.autocast(device_type="cpu", dtype=torch.bfloat16):`` block,
-# operations on CPU tensors are looked up in autocast's lists: matrix
-# products, convolutions and attention (``Linear``, ``matmul``, ``conv1d``,
-# among others) cast their float32 inputs to bfloat16 and return bfloat16;
-# operations that need float32's precision or range, such as most
-# :term:`loss` functions, cast their inputs to float32. Unlisted operations
-# run in the dtype their inputs give them, by each operation's own rule:
-# bfloat16 ``+`` float32 is float32, but ``batch_norm`` of a bfloat16 input
-# returns bfloat16 although its statistics are float32. In-place operations,
-# calls with ``out=`` and float64 tensors keep their dtype; a call with
-# ``dtype=`` returns that dtype. Here is one batch of the handwritten digits
-# through a network with one hidden layer of 64 units:
+# :term:`Mixed precision <mixed precision>` keeps a model's parameters in float32 and
+# runs some of its operations in a 16-bit :term:`dtype`. Inside a ``with
+# torch.autocast(device_type="cpu", dtype=torch.bfloat16):`` block, operations on CPU
+# tensors are looked up in autocast's lists: matrix products, convolutions and
+# attention (``Linear``, ``matmul``, ``conv1d``, among others) cast their float32
+# inputs to bfloat16 and return bfloat16; operations that need float32's precision or
+# range, such as most :term:`loss` functions, cast their inputs to float32. Unlisted
+# operations run in the dtype their inputs give them, by each operation's own rule:
+# bfloat16 ``+`` float32 is float32, but ``batch_norm`` of a bfloat16 input returns
+# bfloat16 although its statistics are float32. In-place operations, calls with
+# ``out=`` and float64 tensors keep their dtype; a call with ``dtype=`` returns that
+# dtype. Here is one batch of the handwritten digits through a network with one hidden
+# layer of 64 units:
 digits = load_digits_tensors(seed=0)
 inputs, labels = digits.train_features[:32], digits.train_labels[:32]
 torch.manual_seed(0)
@@ -290,9 +287,7 @@ assert abs(first) < 1e-2
 # step's first product (32 by 64 times 64 by 64) with its operands already
 # float32 or bfloat16, so without casts. Each time is the quickest block of
 # calls a :class:`~torch.utils.benchmark.Timer` measured (one thread, its
-# default), in that thread's CPU time (``timer=time.thread_time``, as on
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`);
-# faster means above 1.5 times float32's speed, slower below 1 / 1.5.
+# default); faster means above 1.5 times float32's speed, slower below 1 / 1.5.
 a, b = torch.randn(512, 512), torch.randn(512, 512)
 step_sgd = torch.optim.SGD(net_16.parameters(), lr=0.01)
 autocast = "with torch.autocast('cpu', dtype=torch.bfloat16, enabled={}):\n"
@@ -300,18 +295,11 @@ step = autocast + "    step_loss = F.cross_entropy(net_16(inputs), labels)\n"
 step += "step_sgd.zero_grad()\nstep_loss.backward()\nstep_sgd.step()"
 product, layer_weight = autocast + "    a @ b", net_16.layers[0].weight.detach()
 cases = {
-    name: [
-        Timer(stmt.format(on), globals=globals(), timer=time.thread_time)
-        for on in (False, True)
-    ]
+    name: [Timer(stmt.format(on), globals=globals()) for on in (False, True)]
     for name, stmt in (("512 x 512 product", product), ("training step", step))
 }
 cases["first product, no casts"] = [
-    Timer(
-        "x @ w.T",
-        globals={"x": inputs.to(dtype), "w": layer_weight.to(dtype)},
-        timer=time.thread_time,
-    )
+    Timer("x @ w.T", globals={"x": inputs.to(dtype), "w": layer_weight.to(dtype)})
     for dtype in (torch.float32, torch.bfloat16)
 ]
 for name, timers in cases.items():
@@ -382,9 +370,7 @@ if torch.cuda.is_available():
     assert error < f16.eps / 2, "more than one float16 rounding of each element"
     tensor_cores = {(7, 0), (8, 0), (9, 0), (10, 0)}  # on NVIDIA GPUs
     if torch.version.hip is None and torch.cuda.get_device_capability() in tensor_cores:
-        check_timing(
-            "float16 is over twice as fast", speed, above=2, clock="wall clock"
-        )
+        check_timing("float16 is faster", speed, above=2, clock="wall clock")
 else:
     print("torch.cuda.is_available() is False: no GPU here, nothing ran on one.")
 

@@ -257,11 +257,11 @@ assert math.log2(scale).is_integer(), f"Exercise 6: {scale} is no power of two"
 print("Exercise 6: right")
 
 # %%
-# .. _exercises-performance-05:
+# .. _exercises-performance-06:
 #
-# Compiling with torch.compile
-# ----------------------------
-# For :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`.
+# Recompiles and graph breaks
+# ---------------------------
+# For :ref:`sphx_glr_auto_examples_performance_plot_06_recompiles_and_graph_breaks.py`.
 # Neither exercise generates a :term:`kernel`, so both take a moment.
 
 
