@@ -188,7 +188,7 @@ def write_timing_checks(app: Sphinx, exception: Exception | None) -> None:
         return
     src = Path(app.srcdir)
     found = [
-        {"page": script.relative_to(src).as_posix(), **check}
+        {**check, "page": script.relative_to(src).as_posix()}
         for script, check in records(app)
     ]
     target = Path(app.outdir, "timing-checks.json")
