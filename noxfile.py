@@ -161,6 +161,7 @@ def stress(session: nox.Session) -> None:
 
     parser = argparse.ArgumentParser(prog="nox -s stress --")
     parser.add_argument("--rounds", type=int, default=3, help="runs under load")
+    parser.add_argument("--quiet-rounds", type=int, default=1, help="runs before")
     parser.add_argument(
         "pages", nargs="*", type=Path, help="pages to run (default: every timed page)"
     )
@@ -174,7 +175,13 @@ def stress(session: nox.Session) -> None:
     )
     python = Path(session.virtualenv.location, "bin", "python")
     try:
-        runs = run_pages(python, pages, rounds=args.rounds, log=session.log)
+        runs = run_pages(
+            python,
+            pages,
+            rounds=args.rounds,
+            quiet_rounds=args.quiet_rounds,
+            log=session.log,
+        )
     except PageFailed as failed:
         session.error(str(failed))
     lines, thin = margins_table(runs)

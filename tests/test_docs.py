@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import html
+import json
 import os
 import re
 import subprocess
@@ -206,6 +207,26 @@ def test_hanging_page_is_stopped_at_its_hard_limit(tmp_path: Path, kind: str) ->
     else:
         # faulthandler's dump of the stack, after the grace period.
         assert f'plot_00_hangs.py", line {line} in <module>' in output, output[-3000:]
+
+
+def test_every_timing_check_is_on_the_execution_times_page(site: Path) -> None:
+    records = json.loads((site / "timing-checks.json").read_text())
+    pages = {record["page"] for record in records}
+    timed = {
+        str(script.relative_to(GALLERY).with_suffix(""))
+        for script in SCRIPTS
+        if "check_timing(" in script.read_text()
+    }
+    # Every page that checks a claim about time recorded it in the build (a
+    # check behind a GPU runs on no CPU-only build).
+    on_cpu = {page for page in timed if "mixed_precision" not in page}
+    assert {f"auto_examples/{page}.py" for page in on_cpu} <= pages, pages
+    text = html.unescape((site / "execution_times.html").read_text())
+    for record in records:
+        assert record["clock"] in text
+        assert record["claim"] in text, record["claim"]
+        assert f"{record['margin']:.0%}" in text
+    assert all(record["margin"] > 0 for record in records)
 
 
 def test_a_page_declares_its_budget_and_why() -> None:

@@ -94,7 +94,7 @@ import sys
 sys.path.insert(0, {ext!r})
 from pathlib import Path
 from stress import run_pages
-run_pages(sys.executable, [Path({page!r})], rounds=1, quiet_first=False,
+run_pages(sys.executable, [Path({page!r})], rounds=1, quiet_rounds=0,
           log=lambda line: print(line, flush=True))
 """
 
@@ -132,7 +132,7 @@ def test_a_failing_page_stops_the_run_and_its_load(tmp_path: Path) -> None:
     page.write_text("raise RuntimeError('this page is broken')\n")
     lines: list[str] = []
     with pytest.raises(PageFailed, match="this page is broken"):
-        run_pages(sys.executable, [page], rounds=2, quiet_first=False, log=lines.append)
+        run_pages(sys.executable, [page], rounds=2, quiet_rounds=0, log=lines.append)
     (started,) = [line for line in lines if "load processes" in line]
     pids = [int(pid) for pid in started.split(":")[1].split()]
     assert not wait_until_gone(pids)

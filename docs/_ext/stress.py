@@ -172,12 +172,12 @@ def run_pages(
     pages: Sequence[Path],
     *,
     rounds: int = 3,
-    quiet_first: bool = True,
+    quiet_rounds: int = 1,
     load_processes: int = 2,
     timeout: float = 600,
     log: object = print,
 ) -> list[PageRun]:
-    """Run every page once quietly (if `quiet_first`), then `rounds` times under load.
+    """Run every page `quiet_rounds` times quietly, then `rounds` times under load.
 
     Stops at the first page that fails, with the load stopped too. `log`
     is called with a line of progress after each run. ``SIGTERM`` becomes a
@@ -188,7 +188,9 @@ def run_pages(
     previous = signal.getsignal(signal.SIGTERM)
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        _run_all(python, pages, runs, rounds, quiet_first, load_processes, timeout, log)
+        _run_all(
+            python, pages, runs, rounds, quiet_rounds, load_processes, timeout, log
+        )
     finally:
         signal.signal(signal.SIGTERM, previous)
     return runs
@@ -199,7 +201,7 @@ def _run_all(
     pages: Sequence[Path],
     runs: list[PageRun],
     rounds: int,
-    quiet_first: bool,
+    quiet_rounds: int,
     load_processes: int,
     timeout: float,
     log: object,
@@ -214,7 +216,7 @@ def _run_all(
         if run.failure:
             raise PageFailed(run)
 
-    if quiet_first:
+    for _ in range(quiet_rounds):
         for page in pages:
             one(page, False)
     with cpu_load(load_processes) as pids:
