@@ -304,6 +304,7 @@ def test_without_the_variable_nothing_is_written(
         ({"measure": math.nan}, ValueError, "the measured value must be a finite"),
         ({"measure": "1"}, TypeError, "the measured value must be a number"),
         ({"below": math.inf}, ValueError, "below must be a finite number"),
+        ({"below": 0}, ValueError, "a bound of 0 has no margin"),
     ],
 )
 def test_check_timing_refuses_bad_input(

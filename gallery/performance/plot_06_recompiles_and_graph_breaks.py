@@ -12,9 +12,11 @@ and remove them.
 # :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`. Its
 # functions are compiled with backends that generate no kernel, so it runs in
 # seconds and needs no C++ compiler.
+import matplotlib.pyplot as plt
 import torch
 import torch._dynamo
 
+from tutorial_utils.colours import PALETTE
 from tutorial_utils.environment import environment_summary
 
 print(environment_summary(torch.device("cpu")))
@@ -50,12 +52,20 @@ x = torch.randn(10**6)
 # Compiled code comes with :term:`guards <guard>`: conditions on the inputs
 # (their dtype, :term:`shape`, device, and more) under which it is valid,
 # checked at every call. A call that fails them compiles again, up to a
-# limit (below); how often depends on ``dynamic=``. A *backend* takes the
-# recorded graph (a ``torch.fx.GraphModule``) and example inputs, and
-# returns something to call; this one counts the graphs and runs them as
-# they are, generating no kernel. ``torch._dynamo.reset()`` forgets what
-# was compiled, so that each setting starts afresh. Under each, the function
-# gets 1,000, 2,000, 3,000 and 4,000 float32 numbers, then 4,000 float64:
+# limit (below). How often depends on the ``dynamic=`` argument of
+# :func:`torch.compile`, which says how a graph treats the sizes of its
+# inputs: as fixed numbers, or as *symbolic* sizes, inputs of the graph
+# that one graph serves for many values.
+#
+# To count the graphs, ``sigmoid_twice`` below is compiled with a
+# *backend* of our own. A backend is the function that
+# :func:`torch.compile` hands each recorded graph (a
+# ``torch.fx.GraphModule``) with example inputs; it returns what to run.
+# This one appends the graph to a list and returns its ``forward``, which
+# runs the recorded operations as they are, generating no kernel.
+# ``torch._dynamo.reset()`` forgets what was compiled, so that each setting
+# starts afresh. Under each, ``sigmoid_twice`` gets 1,000, 2,000, 3,000 and
+# 4,000 float32 numbers, then 4,000 float64:
 graphs = []
 
 
@@ -82,6 +92,19 @@ for dynamic in (False, True, None):
     counts[dynamic].append(len(graphs))
     print(f"{dynamic!s:9} {counts[dynamic]}")
 assert counts == {False: [1, 2, 3, 4, 5], True: [1, 1, 1, 1, 2], None: [1, 2, 2, 2, 3]}
+
+fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+calls = ["1,000", "2,000", "3,000", "4,000", "4,000\nfloat64"]
+for (dynamic, graph_counts), colour, marker in zip(
+    counts.items(), (PALETTE[1], PALETTE[5], PALETTE[2]), "osD", strict=True
+):
+    ax.plot(
+        calls, graph_counts, marker=marker, color=colour, label=f"dynamic={dynamic}"
+    )
+ax.set(xlabel="numbers in each call", ylabel="graphs compiled so far", ylim=(0, 5.5))
+ax.set_title("sigmoid_twice, compiled once for each setting")
+ax.legend()
+plt.show()
 
 # sphinx_gallery_start_ignore
 # Sizes 0 and 1 and a new number of dimensions compile again under None.

@@ -5,14 +5,14 @@ code before measuring (warm-up, once by default), fixes the number of
 threads, waits for the device to finish its queued work before every reading
 of the clock, and returns a :class:`Timing` that prints without a memory
 address. :func:`format_time` writes a duration with a readable unit.
-:func:`check_timing` checks a claim about measured times against its bound,
-measuring again before it fails, and records the margin it had.
+:func:`check_timing` checks a claim about measured times against its bound
+(measuring again before it fails, when given a function that measures) and
+records the margin it had.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import reprlib
 import sys
@@ -152,9 +152,10 @@ def benchmark(
         The number of threads PyTorch may use while timing; by default
         :func:`torch.get_num_threads`. The setting is restored afterwards.
     min_run_time : float, default 0.2
-        Seconds of measurement after the warm-up. The time actually spent is
-        a little longer: one block of calls is always completed, and the
-        timer first estimates how many calls a block needs.
+        Seconds of measurement after the warm-up, read on `clock`. The time
+        actually spent is longer: one block of calls is always completed,
+        and the timer first estimates how many calls a block needs, so a
+        call slower than `min_run_time` is made three times or more.
     warmup : int, default 1
         Calls before measuring.
     max_run_time : float, optional
@@ -166,8 +167,12 @@ def benchmark(
         ``"wall"`` reads :func:`time.perf_counter`: the time a user waits,
         including any wait for a CPU that other programs hold. ``"thread"``
         reads :func:`time.thread_time`, the CPU time of the calling thread:
-        a busy machine does not change it, but it counts only work done on
-        that thread, so it needs ``threads=1`` and a CPU `device`.
+        that wait is left out (though programs sharing the CPU's caches can
+        still slow the work itself). It counts only work done on that
+        thread, so it needs ``threads=1`` (PyTorch's threads; a library with
+        a thread pool of its own, such as NumPy's BLAS, may still use more)
+        and a CPU `device`. On Windows the thread's CPU time moves in steps
+        of about 16 ms, too coarse for short calls.
 
     Returns
     -------
@@ -311,16 +316,9 @@ class TimingCheck:
         0.5 for a value of 1 checked ``< 2`` or of 3 checked ``> 2``; below
         0 when the claim failed.
         """
-        distance = (
-            self.bound - self.value
-            if self.relation == "<"
-            else (self.value - self.bound)
-        )
-        return (
-            distance / abs(self.bound)
-            if self.bound
-            else math.copysign(math.inf, distance)
-        )
+        if self.relation == "<":
+            return (self.bound - self.value) / abs(self.bound)
+        return (self.value - self.bound) / abs(self.bound)
 
     def __str__(self) -> str:
         shown = ", ".join(f"{value:.3g}" for value in self.measurements)
@@ -357,7 +355,7 @@ def check_timing(
         wall-clock claims, which a busy machine can upset.
     below, above : float
         The bound: the claim is ``value < below`` or ``value > above``.
-        Give exactly one.
+        Give exactly one, and not 0: a margin is a share of the bound.
     clock : str
         What the times were read from, one of :data:`CLOCKS`.
     attempts : int, default 1
@@ -376,7 +374,7 @@ def check_timing(
     TypeError
         If an argument has the wrong type.
     ValueError
-        If not exactly one bound is given, `clock` is not one of
+        If not exactly one bound is given, the bound is 0, `clock` is not one of
         :data:`CLOCKS`, `attempts` is below 1, or above 1 with a number
         for `measure`.
 
@@ -413,6 +411,11 @@ def check_timing(
         bound = check_number("below", below)
     else:
         bound = check_number("above", above)
+    if bound == 0:
+        raise ValueError(
+            "a bound of 0 has no margin as a share of it: check a ratio against "
+            "1 instead of a difference against 0"
+        )
     if clock not in CLOCKS:
         raise ValueError(f"clock must be one of {CLOCKS}; got {clock!r}")
     attempts = check_int("attempts", attempts, minimum=1)
