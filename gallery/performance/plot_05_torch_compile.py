@@ -92,7 +92,7 @@ print(time.perf_counter() - tic)
 """
 cache_folder = tempfile.TemporaryDirectory(prefix="compile-page-")
 env = {**os.environ, "TMPDIR": cache_folder.name}
-env.pop("TORCHINDUCTOR_CACHE_DIR", None)  # else inductor would not use TMPDIR
+env.pop("TORCHINDUCTOR_CACHE_DIR", None)  # so that the whole cache is in TMPDIR
 first_calls = {}
 for cache in ("empty", "full"):
     command = [sys.executable, "-c", program]
@@ -101,24 +101,23 @@ for cache in ("empty", "full"):
     print(f"first call, {cache} cache: {format_time(first_calls[cache])}")
 wall = "wall clock"  # the compiler runs as processes of its own
 ratio = first_calls["empty"] / first_calls["full"]
-check_timing("an empty cache makes the first call slower", ratio, above=2, clock=wall)
+check_timing("an empty cache makes the first call slower", ratio, above=3, clock=wall)
 
 
 # %%
-# With an empty cache, the first call was many times slower. Most of that
-# time is the compiler's set-up, done once per cache folder: inductor
-# compiles small test programs to learn which vector instructions the CPU
-# has, and recent releases also precompile a C++ header that every kernel
-# includes. Then it compiles the kernel. The second run started with what
-# the first one left in the folder, and took a small part of its time.
-# Compiling new code once the set-up is done also takes far less than the
-# whole first run did (the model below shows it).
+# With an empty cache, the first call was several times slower. Much of
+# that time is the compiler's set-up. Inductor compiles small test programs
+# that check which vector instructions the CPU can run. Recent releases also
+# precompile a C++ header that every kernel includes. Then inductor compiles
+# the kernel. The second run found all of this in the folder.
 #
 # This page's own process now uses the same folder
-# (``TORCHINDUCTOR_CACHE_DIR``, read before each compilation), so the set-up
-# is done for it too. The result of ``compiled_gelu`` agrees with the eager
-# function and with :func:`torch.nn.functional.gelu` (``approximate="tanh"``)
-# up to rounding.
+# (``TORCHINDUCTOR_CACHE_DIR``, read before each compilation), so it finds
+# the test programs compiled. The precompiled header is the exception:
+# inductor keeps it in the default folder, whatever
+# ``TORCHINDUCTOR_CACHE_DIR`` says, and builds it there once per machine.
+# The result of ``compiled_gelu`` agrees with the eager function and with
+# :func:`torch.nn.functional.gelu` (``approximate="tanh"``) up to rounding.
 (inductor_folder,) = Path(cache_folder.name).glob("torchinductor_*")
 os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_folder)
 torch.manual_seed(0)
@@ -138,6 +137,9 @@ if getattr(config, "cpp_cache_precompile_headers", False):
     assert any(f.suffix == ".gch" for f in written), "and precompiled a header"
 if hasattr(codecache, "cache_dir"):
     assert codecache.cache_dir() == str(inductor_folder)
+if hasattr(codecache, "_HEADER_DIR"):  # 2.13: the header is in the default folder
+    assert codecache._HEADER_DIR.startswith(tempfile.gettempdir())
+    assert not codecache._HEADER_DIR.startswith(str(inductor_folder))
 if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # the defaults
     assert config.fx_graph_cache == (torch.__version__ >= (2, 13))
 # sphinx_gallery_end_ignore
@@ -257,13 +259,13 @@ print(f"first call: {format_time(first_model_call)}")
 print(f"eager {format_time(mlp['eager'])}, compiled {format_time(mlp['compiled'])}")
 print(f"eager time / compiled time: {model_ratio:.2f}")
 share = first_model_call / first_calls["empty"]
-check_timing("the set-up is not paid again", share, below=0.5, clock=wall)
+check_timing("the set-up is not paid again", share, below=1, clock=wall)
 check_timing("within a factor of two, either way", model_ratio, above=0.5, clock=cpu)
 check_timing("within a factor of two, either way", model_ratio, below=2, clock=cpu)
 
 # %%
-# The model's first call compiled new code, and took far less than the
-# empty-cache first call above: the cache folder was set up already. The
+# The model's first call compiled new code, and took less than the
+# empty-cache first call above: the test programs were compiled already. The
 # model's work is almost all in three matrix products, which inductor here
 # hands to the same library that eager PyTorch calls: little is left to
 # fuse, and the two run within a factor of two of each other; the last line
@@ -272,10 +274,10 @@ check_timing("within a factor of two, either way", model_ratio, below=2, clock=c
 # Summary
 # -------
 # - :func:`torch.compile` compiles on the first call. With an empty cache,
-#   most of that call is the compiler's one-off set-up; a full cache skips
-#   the set-up and the kernel's compilation. When the compiled code is the
-#   quicker, it pays off after ``(first_call - eager) / (eager - compiled)``
-#   later calls.
+#   that call also sets up the compiler; a full cache keeps the set-up and
+#   the kernel, and the first call is several times shorter. When the
+#   compiled code is the quicker, it pays off after
+#   ``(first_call - eager) / (eager - compiled)`` later calls.
 # - A compiled chain of element-wise operations (one fused kernel, which
 #   computes ``tanh`` too) ran more than one and a half times as fast here;
 #   a model that is almost all matrix products ran within a factor of two of

@@ -9,8 +9,9 @@ and remove them.
 
 # %%
 # This page follows
-# :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`. Its
-# functions are compiled with backends that generate no kernel, so it runs in
+# :ref:`sphx_glr_auto_examples_performance_plot_05_torch_compile.py`. It
+# generates no kernel: its backends run the recorded graphs as they are, and
+# its one call of the default backend stops before compiling. So it runs in
 # seconds and needs no C++ compiler.
 import matplotlib.pyplot as plt
 import torch
@@ -203,10 +204,9 @@ assert (explained.graph_count, explained.graph_break_count) == (2, 1)
 # inside the graph: :func:`torch.where` computes both branches and picks
 # element by element, and the function becomes one graph, with the same
 # results whether the norm is above 1 or not. The branch not taken needs a
-# finite value and a finite gradient: ``where`` sends it a zero gradient,
-# and zero times an infinite or NaN gradient is NaN. For a zero ``x``, a
-# bare ``x / norm`` would be 0/0 there; :meth:`~torch.Tensor.clamp_min`
-# prevents it.
+# finite gradient: ``where`` sends it a zero gradient, and zero times an
+# infinite or NaN gradient is NaN. For a zero ``x``, a bare ``x / norm``
+# would be 0/0 there; :meth:`~torch.Tensor.clamp_min` prevents it.
 def clip_where(x):
     norm = x.norm()
     return torch.sigmoid(torch.where(norm > 1.0, x / norm.clamp_min(1.0), x))
@@ -252,8 +252,8 @@ else:
 #   size crossing a branch on it.
 # - ``torch._dynamo.explain`` counts graphs and graph breaks;
 #   ``fullgraph=True`` turns a break into an error. Replace a Python branch
-#   on a tensor's value with :func:`torch.where`, keeping both branches, and
-#   their gradients, finite.
+#   on a tensor's value with :func:`torch.where`, keeping the gradients of
+#   both branches finite.
 #
 # This is the last page of the last section. The :doc:`/cheatsheet` puts
 # what every page teaches on one page, and :doc:`/glossary` its terms. Exercises for
