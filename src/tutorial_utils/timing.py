@@ -352,7 +352,8 @@ def check_timing(
         The measured quantity (a ratio of times, say), or a function taking
         no arguments that measures it afresh. A function is called again,
         up to `attempts` times in all, until the claim holds: worth it for
-        wall-clock claims, which a busy machine can upset.
+        wall-clock claims, which a wait for a CPU that other programs hold
+        can upset.
     below, above : float
         The bound: the claim is ``value < below`` or ``value > above``.
         Give exactly one, and not 0: a margin is a share of the bound.
