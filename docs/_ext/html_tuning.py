@@ -300,6 +300,23 @@ def configure(app: Sphinx, config: Config) -> None:
         config.ogp_site_url = config.html_baseurl
 
 
+def absolute_404_links(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Give the 404 page's own links the site's path, as its theme links have.
+
+    A missing address is served the 404 page at any depth, where a relative
+    link would point nowhere. sphinx-notfound-page makes the theme's links
+    and the page's images absolute (``notfound_urls_prefix``), not the links
+    written in the page's text.
+    """
+    if docname != app.config.notfound_pagename:
+        return
+    prefix = app.config.notfound_urls_prefix or "/"
+    for reference in doctree.findall(nodes.reference):
+        uri = reference.get("refuri", "")
+        if uri and not re.match(r"^([a-z][a-z0-9+.-]*:|/|#)", uri):
+            reference["refuri"] = prefix + uri
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.setup_extension("sphinxext.opengraph")
     app.add_config_value("project_tagline", "", "html", types=(str,))
@@ -309,4 +326,5 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("html-page-context", add_error_search)
     # after Furo computes the navigation tree and the extension writes its tags.
     app.connect("html-page-context", tune_page, priority=900)
+    app.connect("doctree-resolved", absolute_404_links)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
