@@ -240,15 +240,16 @@ def margins_table(runs: Sequence[PageRun]) -> tuple[list[str], list[str]]:
     Returns the table's lines, and a line for each check whose quiet margin
     is under :data:`THIN_MARGIN`.
     """
-    keyed: dict[tuple[str, str], dict[str, list[dict[str, object]]]] = {}
+    keyed: dict[tuple[str, ...], dict[str, list[dict[str, object]]]] = {}
     for run in runs:
         for check in run.checks:
-            key = (run.page, str(check["claim"]))
+            # One claim may be checked against two bounds (a range).
+            key = (run.page, str(check["claim"]), str(check["relation"]))
             keyed.setdefault(key, {"quiet": [], "load": []})[
                 "load" if run.loaded else "quiet"
             ].append(check)
     lines, thin = [], []
-    for (page, claim), found in keyed.items():
+    for (page, claim, _), found in keyed.items():
         first = (found["quiet"] or found["load"])[0]
         need = f"{first['relation']} {float(first['bound']):g}"  # type: ignore[arg-type]
         lines.append(f"{page}: {claim} ({first['clock']}; needs {need})")

@@ -100,7 +100,7 @@ print(benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1))
 # Wall-clock time is the right clock when waiting is part of the question:
 # a GPU's queue (below), reading a file, several processes.
 #
-# Each length runs five times, in turns, and its quickest run counts. Every
+# Each length runs nine times, in turns, and its quickest run counts. Every
 # length takes about as long per number, within a factor of two: the loop's
 # time grows in proportion to its length.
 def python_sum(values: torch.Tensor) -> torch.Tensor:
@@ -112,7 +112,7 @@ def python_sum(values: torch.Tensor) -> torch.Tensor:
 
 lengths = [1_000, 2_500, 5_000, 10_000]
 runs = {count: [] for count in lengths}
-for _ in range(5):
+for _ in range(9):
     for count in lengths:
         fn = partial(python_sum, numbers[:count])
         timer = Timer("fn()", globals={"fn": fn}, timer=time.thread_time)
@@ -129,7 +129,7 @@ check_timing(claim, spread, below=2, clock="thread CPU time")
 # %%
 # Drawn against the length, the quickest runs lie close to a straight line
 # through zero (dashed, through the longest loop's): a constant cost per
-# number. The grey dots are all five runs of each length.
+# number. The grey dots are all nine runs of each length.
 fig, ax = plt.subplots(figsize=(5.5, 3.4), layout="constrained")
 every_run = [(count, t * 1e3) for count, times in runs.items() for t in times]
 ax.plot(*zip(*every_run, strict=True), ".", color="grey", label="every run")
@@ -145,7 +145,7 @@ plt.show()
 # Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
 # from the proportional growth just checked), the loop takes a hundred times
 # longer than the loop over 10,000. A ratio compares like with like: the
-# loop's time is the quickest of five runs in CPU time, so :func:`torch.sum`'s
+# loop's time is the quickest of nine runs in CPU time, so :func:`torch.sum`'s
 # is too (of five runs of ten calls), not one of the medians above, which
 # are wall-clock times.
 
