@@ -8,6 +8,7 @@ them with a :class:`~torch.utils.data.distributed.DistributedSampler`, compare
 the result with one process, and write the script that ``torchrun`` starts on
 CPUs or GPUs.
 """
+# sphinx_gallery_budget_seconds = 30, "trains on two and on four processes: on a busy machine, the time they wait for a CPU counts against the page"
 
 # %%
 # This page runs on the CPU, where it starts two real training processes.
