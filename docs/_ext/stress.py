@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -175,7 +175,7 @@ def run_pages(
     quiet_rounds: int = 1,
     load_processes: int = 2,
     timeout: float = 600,
-    log: object = print,
+    log: Callable[[str], object] = print,
 ) -> list[PageRun]:
     """Run every page `quiet_rounds` times quietly, then `rounds` times under load.
 
@@ -204,15 +204,14 @@ def _run_all(
     quiet_rounds: int,
     load_processes: int,
     timeout: float,
-    log: object,
+    log: Callable[[str], object],
 ) -> None:
-
     def one(page: Path, loaded: bool) -> None:
         run = run_page(python, page, loaded=loaded, timeout=timeout)
         runs.append(run)
         state = "under load" if loaded else "quiet"
         verdict = "FAILED" if run.failure else "passed"
-        log(f"{verdict} in {run.seconds:5.1f} s, {state}: {page.name}")  # type: ignore[operator]
+        log(f"{verdict} in {run.seconds:5.1f} s, {state}: {page.name}")
         if run.failure:
             raise PageFailed(run)
 
@@ -220,7 +219,7 @@ def _run_all(
         for page in pages:
             one(page, False)
     with cpu_load(load_processes) as pids:
-        log(f"{len(pids)} CPU-bound load processes: {' '.join(map(str, pids))}")  # type: ignore[operator]
+        log(f"{len(pids)} CPU-bound load processes: {' '.join(map(str, pids))}")
         for _ in range(rounds):
             for page in pages:
                 one(page, True)
