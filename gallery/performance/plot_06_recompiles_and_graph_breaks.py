@@ -54,9 +54,9 @@ x = torch.randn(10**6)
 # (their dtype, :term:`shape`, device, and more) under which it is valid,
 # checked at every call. A call that fails them compiles again, up to a
 # limit (below). How often depends on the ``dynamic=`` argument of
-# :func:`torch.compile`, which says how a graph treats the sizes of its
-# inputs: as fixed numbers, or as *symbolic* sizes, inputs of the graph
-# that one graph serves for many values.
+# :func:`torch.compile`. It says how a graph treats the sizes of its inputs:
+# as fixed numbers, or as *symbolic* sizes, which let one graph serve many
+# values.
 #
 # To count the graphs, ``sigmoid_twice`` below is compiled with a
 # *backend* of our own. A backend is the function that
