@@ -29,6 +29,11 @@ GENERATED = (
     "execution_times.rst",
 )
 
+#: The environment variable ``tutorial_utils.timing.check_timing`` appends
+#: its records to (its ``RECORD_VARIABLE``, named again here because the nox
+#: process, which runs ``nox -s stress``, does not have the package).
+RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
+
 #: Caches under ``docs/_build`` that ``nox -s docs -- --clean`` keeps: each is
 #: keyed on everything it is made from (see "How the build caches" in the
 #: README), so a clean build gets the same files from them, only faster.

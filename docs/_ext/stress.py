@@ -35,10 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
 
-#: The environment variable that ``tutorial_utils.timing.check_timing``
-#: appends its records to (its ``RECORD_VARIABLE``; this module does not
-#: import the package, which the nox process does not have).
-RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
+from build_facts import RECORD_VARIABLE
 
 #: A page whose source calls this makes claims about time.
 _TIMING_CHECK = re.compile(r"\bcheck_timing\(")

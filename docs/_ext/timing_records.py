@@ -31,10 +31,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from build_facts import RECORD_VARIABLE
 from sphinx.application import Sphinx
-
-#: The variable ``tutorial_utils.timing.check_timing`` appends its records to.
-RECORD_VARIABLE = "TUTORIAL_UTILS_TIMING_RECORD"
 
 #: Beside each page's generated copy: its timing checks, and its CPU time and wait.
 RECORDS_SUFFIX = ".timing-checks.jsonl"
