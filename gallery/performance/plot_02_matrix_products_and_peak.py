@@ -85,18 +85,24 @@ print("   n        time   GFLOP/s")
 for n, timing in by_size.items():
     print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
 
+
 # sphinx_gallery_start_ignore
 # Slope of log(time) against log(n) from 128 to 1024, on quickest runs (other
 # programs only add time, and more to the longer products) of one thread:
 # about 3 (above 3 where the rate falls as n grows), well above n²'s 2.
-quick = {}
-for size in (128, 1024):
-    pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
-    timer = Timer("x @ y", globals=pair, timer=time.thread_time)
-    quick[size] = min(timer.timeit(2**20 // size**2 or 1).mean for _ in range(5))
-slope = np.log(quick[1024] / quick[128]) / np.log(1024 / 128)
-check_timing("time grows about as n³", slope, above=2.5, clock="thread CPU time")
-check_timing("time grows about as n³", slope, below=4, clock="thread CPU time")
+# Measured again, three times at most, if a busy machine upsets a bound.
+def slope():
+    quick = {}
+    for size in (128, 1024):
+        pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
+        timer = Timer("x @ y", globals=pair, timer=time.thread_time)
+        quick[size] = min(timer.timeit(2**20 // size**2 or 1).mean for _ in range(5))
+    return np.log(quick[1024] / quick[128]) / np.log(1024 / 128)
+
+
+thread = "thread CPU time"
+check_timing("time grows about as n³", slope, above=2.5, clock=thread, attempts=3)
+check_timing("time grows about as n³", slope, below=4, clock=thread, attempts=3)
 # sphinx_gallery_end_ignore
 
 # %%

@@ -352,8 +352,9 @@ def check_timing(
         The measured quantity (a ratio of times, say), or a function taking
         no arguments that measures it afresh. A function is called again,
         up to `attempts` times in all, until the claim holds: worth it for
-        wall-clock claims, which a wait for a CPU that other programs hold
-        can upset.
+        any claim a busy machine can upset. A wait for a CPU that other
+        programs hold adds to wall-clock time; programs that share the
+        CPU's caches and cores add to CPU time too.
     below, above : float
         The bound: the claim is ``value < below`` or ``value > above``.
         Give exactly one, and not 0: a margin is a share of the bound.
