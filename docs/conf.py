@@ -34,6 +34,7 @@ extensions = [
     "notfound.extension",
     "sphinxext.opengraph",  # og:* tags for link previews (docs/_ext/html_tuning.py)
     "offline_inventories",  # docs/_ext: intersphinx without the network
+    "folds",  # docs/_ext: checks and details, closed under the cell they belong to
     "gallery_hooks",  # docs/_ext: same start state and a time budget per page
     "timing_records",  # docs/_ext: timing checks' margins, pages' waits for a CPU
     "html_tuning",  # docs/_ext: lighter pages, accessibility, descriptions

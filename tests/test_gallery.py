@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from folds import lines_outside_checks  # sitebuild puts docs/_ext on the path
 
 from sitebuild import GALLERY, NOTES, ROOT, SCRIPTS
 
@@ -75,7 +76,7 @@ def sections(source: str) -> list[str]:
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
 def test_page_is_short_with_few_hidden_checks(script: Path) -> None:
     source = script.read_text()
-    lines = source.count("\n")
+    lines = lines_outside_checks(source)  # a check cell is read only when opened
     assert lines <= MAX_LINES, f"{script.name} has {lines} lines; split it in two"
     starts = source.count("# sphinx_gallery_start_ignore")
     assert starts == source.count("# sphinx_gallery_end_ignore"), "unbalanced"
