@@ -33,6 +33,7 @@ notebook and the ``.py`` download (``downloads.py``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -332,7 +333,7 @@ def failed_check(script: Path, traceback: str) -> tuple[int, str] | None:
         return None
     failed = int(lines[-1])
     blocks = _blocks(script)
-    for (kind, content, start), after in zip(blocks, blocks[1:], strict=False):
+    for (kind, content, start), after in itertools.pairwise(blocks):
         opened = CHECK_LINE.match(content) if kind == "text" else None
         if opened and after[0] == "code":
             end = after[2] + after[1].count("\n")
