@@ -84,11 +84,11 @@ sphinx_gallery_conf = {
     "parallel": -1,
     # Same start for every page, in whichever process runs it: matplotlib's
     # defaults, then PyTorch's; after the page, its hard time limit is
-    # disarmed (docs/_ext/gallery_hooks.py); its timing checks' records and
+    # disarmed (docs/_ext/page_limits.py); its timing checks' records and
     # its wait for a CPU are kept beside its output (docs/_ext/timing_records.py).
     "reset_modules": (
         "matplotlib",
-        "gallery_hooks.reset_state",
+        "page_limits.reset_state",
         "timing_records.note_page",
     ),
     "reset_modules_order": "both",
@@ -101,7 +101,7 @@ sphinx_gallery_conf = {
     "show_memory": False,
     "min_reported_time": 0,
     "download_all_examples": False,
-    # docs/_ext/gallery_hooks.py writes execution_times.rst instead (no CDN).
+    # docs/_ext/page_budgets.py writes execution_times.rst instead (no CDN).
     "write_computation_times": False,
     "promote_jupyter_magic": False,
     # A downloaded notebook installs the helper wheel where it is missing.

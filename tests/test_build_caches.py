@@ -7,7 +7,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import build_facts
-import gallery_hooks
+import figures
+import helper_stamps
 import pytest
 
 from sitebuild import ROOT
@@ -41,19 +42,19 @@ def test_a_figure_drawn_again_the_same_keeps_its_time(tmp_path: Path) -> None:
     images.mkdir(parents=True)
     png = images / "sphx_glr_plot_01_a_001.png"
     _plot(png, "tab:blue")
-    gallery_hooks.shrink_figures(app)  # the first build: RGBA to a palette
+    figures.shrink_figures(app)  # the first build: RGBA to a palette
     long_ago = 1_000_000_000 * 10**9
     os.utime(png, ns=(long_ago, long_ago))
 
-    gallery_hooks.note_figures(app)
+    figures.note_figures(app)
     _plot(png, "tab:blue")  # the page ran again and drew the same
     assert png.stat().st_mtime_ns != long_ago
-    gallery_hooks.shrink_figures(app)
+    figures.shrink_figures(app)
     assert png.stat().st_mtime_ns == long_ago
 
-    gallery_hooks.note_figures(app)
+    figures.note_figures(app)
     _plot(png, "tab:red")  # the page changed its figure
-    gallery_hooks.shrink_figures(app)
+    figures.shrink_figures(app)
     assert png.stat().st_mtime_ns != long_ago
 
 
@@ -69,37 +70,37 @@ def test_myst_pages_run_again_when_helpers_or_versions_change(
             tmp_path / (name + (".rst" if name.startswith("auto") else ".md"))
         ),
     )
-    monkeypatch.setattr(gallery_hooks, "notebook_inputs_key", lambda: "one")
+    monkeypatch.setattr(helper_stamps, "notebook_inputs_key", lambda: "one")
 
-    gallery_hooks.expire_notebook_outputs(app)  # no key yet: stale
+    helper_stamps.expire_notebook_outputs(app)  # no key yet: stale
     assert not cache.exists()
-    assert gallery_hooks.reread_myst_pages(app, env, set(), {"index"}, set()) == [
+    assert helper_stamps.reread_myst_pages(app, env, set(), {"index"}, set()) == [
         "cheatsheet"
     ]
-    gallery_hooks.note_notebook_key(app, None)
+    helper_stamps.note_notebook_key(app, None)
 
     cache.mkdir()
-    gallery_hooks.expire_notebook_outputs(app)  # same key: kept
+    helper_stamps.expire_notebook_outputs(app)  # same key: kept
     assert cache.is_dir()
-    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) == []
+    assert helper_stamps.reread_myst_pages(app, env, set(), set(), set()) == []
 
-    monkeypatch.setattr(gallery_hooks, "notebook_inputs_key", lambda: "two")
-    gallery_hooks.expire_notebook_outputs(app)
-    gallery_hooks.note_notebook_key(app, RuntimeError("the build failed"))
+    monkeypatch.setattr(helper_stamps, "notebook_inputs_key", lambda: "two")
+    helper_stamps.expire_notebook_outputs(app)
+    helper_stamps.note_notebook_key(app, RuntimeError("the build failed"))
     assert not cache.exists()
-    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) == [
+    assert helper_stamps.reread_myst_pages(app, env, set(), set(), set()) == [
         "cheatsheet",
         "index",
     ]
     # A failed build does not record the new key: the next one runs them again.
-    gallery_hooks.expire_notebook_outputs(app)
-    assert gallery_hooks.reread_myst_pages(app, env, set(), set(), set()) != []
+    helper_stamps.expire_notebook_outputs(app)
+    assert helper_stamps.reread_myst_pages(app, env, set(), set(), set()) != []
 
 
 def test_the_key_follows_the_helper_sources() -> None:
-    key = gallery_hooks.notebook_inputs_key()
+    key = helper_stamps.notebook_inputs_key()
     assert len(key) == 64
-    assert key == gallery_hooks.notebook_inputs_key()
+    assert key == helper_stamps.notebook_inputs_key()
 
 
 def test_clean_keeps_the_keyed_caches_and_nothing_else(tmp_path: Path) -> None:

@@ -232,7 +232,7 @@ def test_every_timing_check_is_on_the_execution_times_page(site: Path) -> None:
 def test_a_page_declares_its_budget_and_why() -> None:
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     try:
-        from gallery_hooks import declared_budget
+        from page_budgets import declared_budget
     finally:
         sys.path.pop(0)
     page = 'x = 1\n# sphinx_gallery_budget_seconds = 40, "trains four times"\n'
@@ -395,7 +395,7 @@ def test_hidden_blocks_are_stripped_and_notebooks_install_the_helpers(
 def test_helper_digest_follows_imports(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     try:
-        from gallery_hooks import helper_digest
+        from helper_stamps import helper_digest
     finally:
         sys.path.pop(0)
     package = tmp_path / "tutorial_utils"
@@ -416,7 +416,7 @@ def test_helper_digest_follows_imports(tmp_path: Path) -> None:
 def test_a_file_a_page_writes_moves_next_to_the_page(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     try:
-        from gallery_hooks import collect_page_files
+        from page_limits import collect_page_files
     finally:
         sys.path.pop(0)
     section = tmp_path / "gallery" / "perf"

@@ -17,6 +17,7 @@ between tokens).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,9 +106,11 @@ def _patch() -> None:
     tokenize_and_link = _doctree_links._tokenize_and_link
     add_linenos = _doctree_links._add_linenos
 
+    @functools.wraps(tokenize_and_link)
     def tokens_and_links(*args: Any, **kwargs: Any) -> Iterator[nodes.Node]:
         return coalesce(tokenize_and_link(*args, **kwargs))
 
+    @functools.wraps(add_linenos)
     def linenos(children: list[nodes.Node], start: int) -> list[nodes.Node]:
         # Line numbers go between tokens: such a block keeps a node per token.
         return add_linenos(tokens_of(children), start)

@@ -237,6 +237,12 @@ def fold_errors(script: Path, root: Path | None = None) -> Iterator[str]:
     blocks = _blocks(script)
     for index, (kind, content, line) in enumerate(blocks):
         if kind != "text":
+            for number, text in enumerate(content.split("\n")):
+                if re.match(r"[ \t]*# \.\. (check|detail)::", text):
+                    yield (
+                        f"{name}, line {line + number}: this fold is in code, where "
+                        "it does nothing; a fold is in a text cell, after a '# %%' line"
+                    )
             continue
         lines = content.rstrip("\n").split("\n")
         first = CHECK_LINE.match(lines[0])
