@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from downloads import notebook_download, script_download
-from folds import CHECK_CELL, failed_check, fold_errors, strip_checks
+from fold_source import CHECK_CELL, failed_check, fold_errors, strip_checks
 
 from sitebuild import GALLERY, ROOT, SCRIPTS, page_of
 
@@ -89,7 +89,7 @@ def test_the_build_stops_on_a_malformed_fold_before_any_page_runs(
 ) -> None:
     """A copy of the docs with one broken check: the build fails, naming it."""
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-    from folds import MalformedFold, check_gallery_folds
+    from fold_source import MalformedFold, check_gallery_folds
 
     gallery = tmp_path / "gallery" / "section"
     gallery.mkdir(parents=True)
@@ -290,9 +290,9 @@ def test_the_fold_module_doctests() -> None:
     import doctest
 
     import downloads
-    import folds
+    import fold_source
 
-    for module in (folds, downloads):
+    for module in (fold_source, downloads):
         failed, tried = doctest.testmod(module)
         assert tried, f"{module.__name__} has no examples"
         assert not failed, f"{module.__name__}: {failed} examples failed"

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from folds import lines_outside_checks  # sitebuild puts docs/_ext on the path
+from fold_source import lines_outside_checks  # sitebuild puts docs/_ext on the path
 
 from sitebuild import GALLERY, NOTES, ROOT, SCRIPTS
 

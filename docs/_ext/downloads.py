@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from folds import CHECK_LINE, strip_checks
+from fold_source import CHECK_LINE, strip_checks
 from sphinx.application import Sphinx
 
 #: An exercise's solution sits between two text cells of its page: one
