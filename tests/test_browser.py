@@ -376,3 +376,28 @@ def test_an_exercise_solution_stays_folded_until_asked(
     screenshot(page, "exercise-open")
     page.context.close()
     assert not errors
+
+
+def test_a_check_stays_folded_until_opened_by_click_or_keyboard(
+    browser: Any, server: str, site: Path
+) -> None:
+    script = next(s for s in SCRIPTS if "# .. check::" in s.read_text())
+    page, errors = open_page(browser, gallery_url(server, site, script))
+    checks = page.locator("details.fold-check")
+    assert checks.count() == script.read_text().count("\n# .. check::")
+    check = checks.first
+    code = check.locator("div.highlight").first
+    summary = check.locator("summary")
+    assert check.get_attribute("open") is None
+    assert summary.inner_text().startswith("Check:")
+    assert not code.is_visible(), "the check shows before the reader opens it"
+    summary.click()
+    assert code.is_visible(), "a click does not open the check"
+    summary.click()
+    assert not code.is_visible(), "a second click does not close it"
+    summary.focus()
+    page.keyboard.press("Enter")
+    assert code.is_visible(), "the keyboard does not open the check"
+    screenshot(page, "check-open")
+    page.context.close()
+    assert not errors

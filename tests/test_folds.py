@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import ast
+import html
 import json
 import re
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -13,7 +15,7 @@ import pytest
 from downloads import notebook_download, script_download
 from fold_source import CHECK_CELL, failed_check, fold_errors, strip_checks
 
-from sitebuild import GALLERY, ROOT, SCRIPTS, page_of
+from sitebuild import GALLERY, ROOT, SCRIPTS, copy_sources, page_of, sphinx_build
 
 PAGE = '''"""
 Title
@@ -184,6 +186,10 @@ def _bound(tree: ast.AST) -> set[str]:
             names.add(node.id)
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return names
@@ -226,11 +232,14 @@ def test_checks_render_closed_under_their_cell(site: Path) -> None:
         assert len(rendered) == len(claims), f"{script.name}: a check is not folded"
         folded += len(rendered)
         assert '<details class="fold fold-check" open' not in page
-        # Under a cell: the fold follows a code block, its output or a figure.
-        for before in re.findall(
-            r"(.{200})<details class=\"fold fold-check\">", page, re.DOTALL
-        ):
-            assert re.search(r"(</pre></div></div>|/>|</div>)\s*$", before), before
+        subjects = re.findall(
+            r"^# \.\. detail:: *(.+)$", script.read_text(), re.MULTILINE
+        )
+        shown = re.findall(
+            r'<details class="fold fold-detail"><summary>(.*?)</summary>', page
+        )
+        assert [html.unescape(s) for s in shown] == subjects, script.name
+        assert '<details class="fold fold-detail" open' not in page
     assert folded, "no page has a check fold"
 
 
@@ -246,11 +255,32 @@ def test_search_finds_the_text_but_not_the_check_code(site: Path) -> None:
         source = script.read_text()
         for cell in CHECK_CELL.finditer(source):
             check_only |= set(re.findall(r"[a-z]{7,}", cell.group(0).split("\n", 2)[2]))
-        lesson_words |= set(re.findall(r"[a-z]{7,}", strip_checks(source).lower()))
-    unique = sorted(check_only - lesson_words)
+        # The text, and the checks' summaries, which search should find.
+        claims = "\n".join(re.findall(r"^# \.\. check::.*$", source, re.MULTILINE))
+        lesson = strip_checks(source) + claims
+        lesson_words |= set(re.findall(r"[a-z]{7,}", lesson.lower()))
+    # The index holds stems ("stack" for "stacking"), as Sphinx's English search
+    # makes them.
+    from sphinx.search.en import SearchEnglish
+
+    stem = SearchEnglish({}).stem
+    lesson_stems = {stem(word) for word in lesson_words}
+    unique = sorted(
+        {w for w in check_only - lesson_words if stem(w) not in lesson_stems}
+    )
     assert unique, "no word appears in check code only"
-    indexed = [word for word in unique if word in terms]
+    indexed = [word for word in unique if stem(word) in terms]
     assert not indexed, f"words of check code only are searchable: {indexed[:10]}"
+    # The words of the details are found, as the text's are.
+    for script in SCRIPTS:
+        for body in re.findall(
+            r"^# \.\. detail::.*\n#\n((?:#    .*\n|#\n)+)",
+            script.read_text(),
+            re.MULTILINE,
+        ):
+            words = set(re.findall(r"\b[a-z]{6,}\b", body.lower()))
+            found = {stem(word) for word in words} & set(terms)
+            assert found, f"{script.name}: a detail is not searchable"
 
 
 def test_downloaded_notebook_runs_its_collapsed_checks(tmp_path: Path) -> None:
@@ -296,3 +326,96 @@ def test_the_fold_module_doctests() -> None:
         failed, tried = doctest.testmod(module)
         assert tried, f"{module.__name__} has no examples"
         assert not failed, f"{module.__name__}: {failed} examples failed"
+
+
+def test_a_check_that_draws_a_random_number_fails_the_guarded_run(
+    tmp_path: Path,
+) -> None:
+    """The .py download has no checks: a check may not move the generators on."""
+    from fold_source import guard_checks
+
+    page = PAGE.replace("assert x == 1", "import torch\nassert torch.rand(1) < 2")
+    guarded = tmp_path / "page.py"
+    guarded.write_text(guard_checks(page))
+    assert guarded.read_text().count("\n") == page.count("\n"), "lines are kept"
+    result = subprocess.run(
+        [sys.executable, str(guarded)], capture_output=True, text=True, check=False
+    )
+    assert "the check on line 12 changes the random state" in result.stderr
+    guarded.write_text(guard_checks(PAGE))
+    quiet = subprocess.run(
+        [sys.executable, str(guarded)], capture_output=True, check=False
+    )
+    assert quiet.returncode == 0, quiet.stderr
+
+
+def _one_page_copy(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """A copy of the sources in which only the gallery page `name` is left."""
+    docs = copy_sources(tmp_path)
+    kept = None
+    for script in (tmp_path / "gallery").rglob("plot_*.py"):
+        if script.name == name:
+            kept = script
+        else:
+            script.unlink()
+    assert kept is not None
+    return docs, kept
+
+
+@pytest.mark.docs
+def test_a_failing_check_fails_the_build_naming_page_line_and_claim(
+    tmp_path: Path,
+) -> None:
+    docs, page = _one_page_copy(tmp_path, "plot_02_data_types.py")
+    source = page.read_text()
+    found = re.search(r"^# \.\. check:: (.+)\n", source, re.MULTILINE)
+    assert found is not None
+    line = source[: found.end()].count("\n") + 1  # the check's first code line
+    page.write_text(source[: found.end()] + "assert 1 == 2\n" + source[found.end() :])
+    result = sphinx_build(docs)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f'{page.name}", line {line}' in output, output[-3000:]
+    assert f"The check that failed: {found.group(1)!r}" in output, output[-3000:]
+
+
+@pytest.mark.docs
+def test_a_check_without_its_claim_stops_the_build_naming_page_and_line(
+    tmp_path: Path,
+) -> None:
+    docs, page = _one_page_copy(tmp_path, "plot_02_data_types.py")
+    source = page.read_text()
+    found = re.search(r"^# \.\. check:: .+$", source, re.MULTILINE)
+    assert found is not None
+    line = source[: found.start()].count("\n") + 1
+    page.write_text(source[: found.start()] + "# .. check::" + source[found.end() :])
+    result = sphinx_build(docs)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert f"{page.name}, line {line}: a check needs its claim in words" in output
+    assert "generating gallery" not in output, "a page ran before the build stopped"
+
+
+#: A page's details serve its text: at most this share of its prose.
+DETAILS_SHARE = 0.25
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
+def test_details_stay_a_small_part_of_the_prose(script: Path) -> None:
+    from fold_source import prose_words
+
+    words, detailed = prose_words(script)
+    assert detailed <= DETAILS_SHARE * words, (
+        f"{script.name}: {detailed} of its {words} words of prose are in details; "
+        f"at most {DETAILS_SHARE:.0%}"
+    )
+
+
+def test_details_are_counted(tmp_path: Path) -> None:
+    from fold_source import prose_words
+
+    script = tmp_path / "plot_01_page.py"
+    script.write_text(PAGE)
+    # The docstring's 5 words (not its underline), the text's 10 with the
+    # detail's line (not the check's line: it names a claim), the detail's 5.
+    assert prose_words(script) == (20, 5)

@@ -58,3 +58,11 @@ def test_every_private_name_used_is_listed() -> None:
     assert not unlisted, "list these in docs/_ext/private_names.py:\n" + "\n".join(
         unlisted
     )
+
+
+def test_each_build_extension_is_short_and_says_what_it_changes() -> None:
+    for module in sorted((ROOT / "docs" / "_ext").glob("*.py")):
+        text = module.read_text()
+        lines = text.count("\n")
+        assert lines < 400, f"{module.name} has {lines} lines; split it by concern"
+        assert text.startswith('"""'), f"{module.name} opens without a docstring"

@@ -49,6 +49,65 @@ def lines_outside_checks(source: str) -> int:
     return strip_checks(source).count("\n")
 
 
+#: A snapshot of Python's, NumPy's and PyTorch's random generators, on one line.
+_SNAPSHOT = (
+    '_fold_rng = lambda: (__import__("random").getstate(), '
+    '__import__("numpy").random.get_state()[1].tobytes(), '
+    '__import__("torch").get_rng_state().tolist()); _fold_before = _fold_rng()'
+)
+
+
+def guard_checks(source: str) -> str:
+    """`source` with each check cell made to fail if it changes the random state.
+
+    The ``.py`` download leaves check cells out, so a check that drew a
+    random number would make the download print other numbers than the page.
+    Each ``.. check::`` line becomes a snapshot of the generators, and the
+    next ``# %%`` line a comparison: the line numbers stay the script's.
+    """
+    original = source.split("\n")
+    lines = list(original)
+    opened = None
+    for number, line in enumerate(original):
+        closing = line == "# %%" and opened is not None
+        if closing or (opened is not None and number == len(lines) - 1 and not line):
+            lines[number] = (
+                f"assert _fold_rng() == _fold_before, 'the check on line {opened} "
+                "changes the random state: the .py download, which has no checks, "
+                "would print other numbers than the page'"
+            )
+            opened = None
+        if CHECK_LINE.match(line[2:]) and number and original[number - 1] == "# %%":
+            lines[number] = _SNAPSHOT
+            opened = number + 1
+    if opened is not None:
+        lines.append(
+            f"assert _fold_rng() == _fold_before, 'the check on line {opened}'"
+        )
+    return "\n".join(lines)
+
+
+def _count(text: str) -> int:
+    """Words in `text`: what it splits into at spaces that has a letter or digit."""
+    return sum(1 for word in text.split() if re.search(r"\w", word))
+
+
+def prose_words(script: Path) -> tuple[int, int]:
+    """Words of prose in `script`'s text cells, and how many of them are in details."""
+    words = detailed = 0
+    for kind, content, _ in _blocks(script):
+        if kind != "text" or CHECK_LINE.match(content):
+            continue
+        lines = content.split("\n")
+        for number, line in enumerate(lines):
+            opened = DETAIL_LINE.match(line)
+            if opened:
+                body = _indented_after(lines[number + 1 :], len(opened.group("indent")))
+                detailed += sum(_count(row) for row in body)
+        words += _count(content)
+    return words, detailed
+
+
 class MalformedFold(SphinxError):
     """A fold in a gallery script that the site cannot render."""
 

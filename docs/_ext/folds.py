@@ -25,7 +25,7 @@ why, with its subject as the summary and its text indented below::
     #    The text of the detail, as many paragraphs as it needs.
 
 A malformed fold stops the build before any page runs, naming the script
-and the line (:func:`fold_errors`): a check without a claim, with text
+and the line (``fold_source.py``): a check without a claim, with text
 beside it, without code after it; a detail without a subject or text; a
 fold inside a detail. The downloads module rewrites the folds for the
 notebook and the ``.py`` download (``downloads.py``).
@@ -37,12 +37,7 @@ import re
 from typing import Any
 
 from docutils import nodes
-from fold_source import (  # noqa: F401 - strip_checks, fold_errors: for helpers' scripts
-    check_gallery_folds,
-    fold_errors,
-    name_failed_checks,
-    strip_checks,
-)
+from fold_source import check_gallery_folds, name_failed_checks
 from sphinx.application import Sphinx
 from sphinx.transforms import SphinxTransform
 from sphinx.util import logging
@@ -213,11 +208,3 @@ def setup(app: Sphinx) -> dict[str, object]:
     # Before Sphinx-Gallery's summary of the failing pages (priority 500).
     app.connect("build-finished", name_failed_checks, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
-
-
-if __name__ == "__main__":  # the page helpers' brief runs this file
-    import sys
-
-    from fold_source import main
-
-    raise SystemExit(main(sys.argv[1:]))

@@ -32,6 +32,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("layer(images) did not raise")
+
+# %%
+# .. check:: unflattened images get the heading's message
 assert "mat1 and mat2 shapes cannot be multiplied" in message
 
 # %%
@@ -45,10 +48,13 @@ assert "mat1 and mat2 shapes cannot be multiplied" in message
 # through :class:`torch.nn.Flatten` (channels times height times width
 # features) first. Sizing the layer to the input's last dimension, the fix when
 # the layer is wrong, would hide this bug: it runs, one output per image row.
-assert layer.weight.T.shape == (784, 10)
-assert "(224x28 and 784x10)" in message
 assert layer(torch.nn.Flatten()(images)).shape == (8, 10)
 assert torch.nn.Linear(images.shape[-1], 10)(images).shape == (8, 1, 28, 10)
+
+# %%
+# .. check:: ``mat2`` is ``weight.T``, 784x10, and ``mat1`` the folded input, 224x28
+assert layer.weight.T.shape == (784, 10)
+assert "(224x28 and 784x10)" in message
 
 # %%
 # .. _error-broadcast-sizes:
@@ -67,6 +73,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("x - row_means did not raise")
+
+# %%
+# .. check:: ``(4, 3)`` minus ``(4,)`` gets the heading's message
 pieces = ["The size of tensor a", "must match the size of tensor b", "at non-singleton"]
 assert all(piece in message for piece in pieces)
 
@@ -79,9 +88,12 @@ assert all(piece in message for piece in pieces)
 #
 # **Fix.** Keep the reduced dimension with ``keepdim=True``: shape ``(4, 1)``
 # is stretched across the columns, one mean per row.
+centred = x - x.mean(dim=1, keepdim=True)
+
+# %%
+# .. check:: the means have shape ``(4,)``, the message names dimension 1, centred rows average 0
 assert row_means.shape == (4,)
 assert "dimension 1" in message
-centred = x - x.mean(dim=1, keepdim=True)
 torch.testing.assert_close(centred.mean(dim=1), torch.zeros(4))
 
 # %%
@@ -102,6 +114,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("layer(batch) did not raise")
+
+# %%
+# .. check:: float64 data into a float32 layer gets the heading's message
 assert "mat1 and mat2 must have the same dtype" in message
 
 # %%
@@ -110,8 +125,12 @@ assert "mat1 and mat2 must have the same dtype" in message
 # created in PyTorch's default dtype, float32.
 #
 # **Fix.** Convert the data once, where it is loaded, to the model's dtype.
-assert (batch.dtype, layer.weight.dtype) == (torch.float64, torch.float32)
 batch = torch.as_tensor(features, dtype=torch.float32)
+
+# %%
+# .. check:: the NumPy data is float64, the layer float32; the converted batch goes through
+_from_numpy = torch.from_numpy(features)
+assert (_from_numpy.dtype, layer.weight.dtype) == (torch.float64, torch.float32)
 assert layer(batch).dtype == torch.float32
 
 # %%
@@ -120,9 +139,14 @@ assert layer(batch).dtype == torch.float32
 # expected m1 and m2 to have the same dtype
 # -----------------------------------------
 # Raised on the CPU by ``@``, :func:`torch.matmul` and :func:`torch.mm` when an
-# input and a 2-D right operand have different dtypes (and by a
-# :class:`~torch.nn.Linear` built with ``bias=False``, or given a
-# non-contiguous input that is not 2-D): here integer data times float weights.
+# input and a 2-D right operand have different dtypes: here integer data times
+# float weights.
+#
+# .. detail:: Linear layers
+#
+#    A :class:`~torch.nn.Linear` with mismatched dtypes raises it too when it
+#    is built with ``bias=False``, or given a non-contiguous input that is not
+#    2-D.
 inputs = torch.tensor([[1, 2, 3]])
 weights = torch.randn(3, 2, generator=torch.Generator().manual_seed(0))
 try:
@@ -132,36 +156,50 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("inputs @ weights did not raise")
-assert "expected m1 and m2 to have the same dtype" in message
 
 # %%
-# **Why.** :func:`torch.tensor` makes int64 from Python integers, and matrix
-# products, unlike element-wise operations, do not promote mixed dtypes to a
-# common one. On a CUDA GPU the same mistake is worded
-# ``expected mat1 and mat2 to have the same dtype``.
-#
-# **Fix.** Write float literals (``1.0``), or convert with ``.to(weights.dtype)``.
-assert inputs.dtype == torch.int64
-assert (torch.ones(2, dtype=torch.float64) + torch.ones(2)).dtype == torch.float64
-product = inputs.to(weights.dtype) @ weights
-assert (product.dtype, product.shape) == (torch.float32, (1, 2))
-# sphinx_gallery_start_ignore
+# .. check:: int64 times float32 gets the heading's message, as do a bias-free layer and a 3-D view
+assert "expected m1 and m2 to have the same dtype" in message
 cases = [
     (lambda: torch.nn.Linear(3, 2, bias=False)(batch.double()), "expected m1 and m2"),
     (lambda: layer(batch.double().expand(2, 4, 3)), "expected m1 and m2"),
 ]
-if torch.cuda.is_available():
-    cuda_words = "expected mat1 and mat2 to have the same dtype"
-    cases.append((lambda: inputs.cuda() @ weights.cuda(), cuda_words))
 for call, words in cases:
     try:
-        call()
+        with torch.random.fork_rng():  # a new layer's weights draw random numbers
+            call()
     except RuntimeError as error:
         other_message = str(error)
     else:
         raise AssertionError(f"{words} was not raised")
     assert words in other_message
-# sphinx_gallery_end_ignore
+
+# %%
+# **Why.** :func:`torch.tensor` makes int64 from Python integers, and matrix
+# products, unlike element-wise operations, do not promote mixed dtypes to a
+# common one.
+#
+# **Fix.** Write float literals (``1.0``), or convert with ``.to(weights.dtype)``.
+#
+# .. detail:: On a CUDA GPU
+#
+#    On a CUDA GPU the same mistake is worded
+#    ``expected mat1 and mat2 to have the same dtype``.
+product = inputs.to(weights.dtype) @ weights
+
+# %%
+# .. check:: the inputs are int64, element-wise operations promote, the converted product works
+assert inputs.dtype == torch.int64
+assert (torch.ones(2, dtype=torch.float64) + torch.ones(2)).dtype == torch.float64
+assert (product.dtype, product.shape) == (torch.float32, (1, 2))
+if torch.cuda.is_available():  # the CUDA wording
+    try:
+        inputs.cuda() @ weights.cuda()
+    except RuntimeError as error:
+        other_message = str(error)
+    else:
+        raise AssertionError("the CUDA product did not raise")
+    assert "expected mat1 and mat2 to have the same dtype" in other_message
 
 # %%
 # .. _error-result-type-cast:
@@ -179,6 +217,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("image /= 255 did not raise")
+
+# %%
+# .. check:: ``image /= 255`` on ``uint8`` gets the heading's message
 assert "result type" in message
 assert "can't be cast to the desired output type" in message
 
@@ -190,9 +231,12 @@ assert "can't be cast to the desired output type" in message
 #
 # **Fix.** Compute out of place, which makes a new float tensor, or convert
 # first: ``image.float().div_(255)``.
+scaled = image / 255
+
+# %%
+# .. check:: no kind casts down; out of place gives float32 up to 1, as ``image.float().div_(255)`` does
 kinds = [torch.bool, torch.uint8, torch.float32, torch.complex64]
 assert not any(torch.can_cast(kinds[i + 1], kinds[i]) for i in range(3))
-scaled = image / 255
 assert (scaled.dtype, scaled.max().item()) == (torch.float32, 1.0)
 assert torch.equal(image.float().div_(255), scaled)
 
@@ -213,6 +257,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("transposed.view(6) did not raise")
+
+# %%
+# .. check:: ``x.T.view(6)`` gets the heading's message
 assert "view size is not compatible with input tensor's size and stride" in message
 
 # %%
@@ -223,11 +270,14 @@ assert "view size is not compatible with input tensor's size and stride" in mess
 # **Fix.** Use :meth:`~torch.Tensor.reshape`, as the message says: it returns
 # a view when the strides allow one and a copy otherwise (here a copy, so
 # writing to it leaves ``x`` unchanged).
-assert (transposed.stride(), transposed.is_contiguous()) == ((1, 3), False)
 flat = transposed.reshape(6)
 print(flat)
-assert flat.tolist() == [0, 3, 1, 4, 2, 5]
 flat[0] = 100
+
+# %%
+# .. check:: ``x.T`` has strides ``(1, 3)``, is not contiguous, reads 0, 3, 1, 4, 2, 5; ``x`` is unchanged
+assert (transposed.stride(), transposed.is_contiguous()) == ((1, 3), False)
+assert transposed.reshape(6).tolist() == [0, 3, 1, 4, 2, 5]
 assert x[0, 0] == 0
 
 # %%
@@ -247,25 +297,34 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("scores.numpy() did not raise")
+
+# %%
+# .. check:: a result computed from a parameter gets the heading's message
 assert "Can't call numpy() on Tensor that requires grad" in message
 
 # %%
 # **Why.** The array that :meth:`~torch.Tensor.numpy` returns shares the
 # tensor's memory, and autograd cannot follow what NumPy does with it, so
-# PyTorch asks you to leave the graph on purpose. Under :class:`torch.no_grad`
-# nothing is recorded and the call is allowed, even on a parameter: writing to
-# its array then changes the parameter.
+# PyTorch asks you to leave the graph on purpose.
 #
 # **Fix.** As the message says, :meth:`~torch.Tensor.detach` first. The array
 # still shares memory with ``scores``. For a tensor on a GPU,
 # ``.detach().cpu().numpy()`` copies it to main memory first.
+#
+# .. detail:: Under no_grad
+#
+#    Under :class:`torch.no_grad` nothing is recorded and the call is allowed,
+#    even on a parameter: writing to its array then changes the parameter.
 array = scores.detach().numpy()
 print(array)
-assert array.tolist() == [1.0, -2.0]
-assert array.__array_interface__["data"][0] == scores.data_ptr()
 with torch.no_grad():
     weight_array = w.numpy()
 weight_array[0] = 99.0
+
+# %%
+# .. check:: the array shares ``scores``'s memory; writing to ``w``'s array changed the parameter
+assert array.tolist() == [1.0, -2.0]
+assert array.__array_interface__["data"][0] == scores.data_ptr()
 assert w.requires_grad
 assert w[0] == 99.0
 
@@ -285,8 +344,18 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("(predictions == labels).item() did not raise")
+
+# %%
+# .. check:: four results, and an empty tensor too, get the heading's message
 assert "a Tensor with" in message
 assert "elements cannot be converted to Scalar" in message
+try:
+    torch.ones(0).item()
+except RuntimeError as error:
+    empty_message = str(error)
+else:
+    raise AssertionError("item() of an empty tensor did not raise")
+assert "a Tensor with 0 elements" in empty_message
 
 # %%
 # **Why.** :meth:`~torch.Tensor.item` returns the single number of a tensor
@@ -295,15 +364,11 @@ assert "elements cannot be converted to Scalar" in message
 #
 # **Fix.** Reduce first (:meth:`~torch.Tensor.sum`, :meth:`~torch.Tensor.mean`),
 # or use :meth:`~torch.Tensor.tolist` for all the values.
-assert torch.ones(1, 1).item() == 1.0
 assert (predictions == labels).sum().item() == 3
-try:
-    torch.ones(0).item()
-except RuntimeError as error:
-    empty_message = str(error)
-else:
-    raise AssertionError("item() of an empty tensor did not raise")
-assert "a Tensor with 0 elements" in empty_message
+
+# %%
+# .. check:: a tensor of shape ``(1, 1)`` has one element, and ``item()`` converts it
+assert torch.ones(1, 1).item() == 1.0
 
 # %%
 # .. _error-index-out-of-bounds:
@@ -320,28 +385,41 @@ except IndexError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("scores[len(scores)] did not raise")
+
+# %%
+# .. check:: ``t[len(t)]`` gets the heading's message
 pieces = ["index", "is out of bounds for dimension", "with size"]
 assert all(piece in message for piece in pieces)
 
 # %%
 # **Why.** In a dimension of size ``n`` the valid indices are ``0`` to
-# ``n - 1``, and ``-n`` to ``-1`` counting from the end. For an integer index
-# the message names the dimension: ``t[:, 3]`` on a tensor of shape ``(2, 3)``
-# reports dimension 1. For a list or tensor of indices after a slice,
-# ``t[:, [0, 3]]``, it says dimension 0: trust the size it gives.
+# ``n - 1``, and ``-n`` to ``-1`` counting from the end.
 #
 # **Fix.** Index the last element with ``-1`` (or ``len(t) - 1``).
-assert "dimension 0 with size 3" in message
-assert scores[-1] == scores[len(scores) - 1] == scores[2]
+#
+# .. detail:: The dimension in the message
+#
+#    For an integer index the message names the dimension: ``t[:, 3]`` on a
+#    tensor of shape ``(2, 3)`` reports dimension 1. For a list or tensor of
+#    indices after a slice, ``t[:, [0, 3]]``, it says dimension 0: trust the
+#    size it gives.
 grid = torch.zeros(2, 3)
-for index, dimension in [(3, "dimension 1"), ([0, 3], "dimension 0")]:
+index_messages = []
+for index in (3, [0, 3]):
     try:
         grid[:, index]
     except IndexError as error:
-        index_message = str(error)
-        print(f"t[:, {index}]: {index_message}")
+        index_messages.append(str(error))
+        print(f"t[:, {index}]: {error}")
     else:
         raise AssertionError(f"t[:, {index}] did not raise")
+
+# %%
+# .. check:: ``t[3]`` names dimension 0, ``t[:, 3]`` dimension 1, ``t[:, [0, 3]]`` 0; ``-1`` is the last
+assert "dimension 0 with size 3" in message
+assert scores[-1] == scores[len(scores) - 1] == scores[2]
+dimensions = ["dimension 1", "dimension 0"]  # of t[:, 3] and t[:, [0, 3]]
+for index_message, dimension in zip(index_messages, dimensions, strict=True):
     assert f"{dimension} with size 3" in index_message
 
 # %%
@@ -361,23 +439,10 @@ except IndexError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("embedding(token_ids) did not raise")
-assert "index out of range in self" in message
 
 # %%
-# **Why.** An embedding is a table with one row per id, ``0`` to
-# ``num_embeddings - 1``, and ``self`` in the message is that table. The
-# message names neither the index nor the size.
-#
-# **Fix.** Ids outside the table are wrong ids (another tokenizer's, a padding
-# or unknown id equal to the vocabulary size, labels counted from 1), or the
-# table is smaller than the vocabulary: fix the ids, or size the table from the
-# vocabulary, not from one batch's ids. Then check the ids against the table.
-assert message == "index out of range in self"
-vocabulary_size = 16  # len(vocabulary) of the tokenizer that made the ids
-embedding = torch.nn.Embedding(vocabulary_size, embedding_dim=4)
-assert 0 <= token_ids.min() <= token_ids.max() < embedding.num_embeddings
-assert embedding(token_ids).shape == (3, 4)
-# sphinx_gallery_start_ignore
+# .. check:: id 10 gets the heading's message, as do a negative id and ``index_select``
+assert "index out of range in self" in message
 for call in [
     lambda: embedding(torch.tensor([-1])),
     lambda: torch.index_select(torch.zeros(3), 0, torch.tensor([3])),
@@ -389,7 +454,24 @@ for call in [
     else:
         raise AssertionError("an id outside the table did not raise")
     assert other_message == "index out of range in self"
-# sphinx_gallery_end_ignore
+
+# %%
+# **Why.** An embedding is a table with one row per id, ``0`` to
+# ``num_embeddings - 1``, and ``self`` in the message is that table. The
+# message names neither the index nor the size.
+#
+# **Fix.** Ids outside the table are wrong ids (another tokenizer's, a padding
+# or unknown id equal to the vocabulary size, labels counted from 1), or the
+# table is smaller than the vocabulary: fix the ids, or size the table from the
+# vocabulary, not from one batch's ids. Then check the ids against the table.
+vocabulary_size = 16  # len(vocabulary) of the tokenizer that made the ids
+embedding = torch.nn.Embedding(vocabulary_size, embedding_dim=4)
+assert 0 <= token_ids.min() <= token_ids.max() < embedding.num_embeddings
+
+# %%
+# .. check:: the message is only ``index out of range in self``; the larger table takes the ids
+assert message == "index out of range in self"
+assert embedding(token_ids).shape == (3, 4)
 
 # %%
 # See also: :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`,

@@ -39,6 +39,9 @@ except RuntimeError as error:
     print(f"step {step}: {type(error).__name__}: {message}")
 else:
     raise AssertionError("the second backward did not raise")
+
+# %%
+# .. check:: the second step's backward gets the heading's message
 assert "Trying to backward through the graph a second time" in message
 
 # %%
@@ -47,9 +50,6 @@ assert "Trying to backward through the graph a second time" in message
 # has used them, to save memory. Step 0 went through the ``exp`` node built
 # before the loop; step 1 needs that node again. The same happens when a
 # recurrent network's hidden state is carried from one batch to the next.
-# A reused part that saved nothing (``w + 1``) raises no error, but its values
-# were computed from the old ``w``: once a step changes ``w``, backward still
-# gives the gradient at the old values, silently.
 #
 # **Fix.** Build the graph inside the loop, so that each backward pass has a
 # graph of its own (and reset the gradients each step, which add up
@@ -57,7 +57,12 @@ assert "Trying to backward through the graph a second time" in message
 # not be trained (for a hidden state: ``hidden = hidden.detach()``).
 # ``retain_graph=True`` keeps the saved tensors for a second pass, which is
 # needed only when you really differentiate the same graph twice.
-assert step == 1
+#
+# .. detail:: A reused part that saved nothing
+#
+#    A reused part that saved nothing (``w + 1``) raises no error, but its
+#    values were computed from the old ``w``: once a step changes ``w``,
+#    backward still gives the gradient at the old values, silently.
 for _ in range(2):
     w.grad = None
     loss = (w.exp() * 3).sum()
@@ -73,15 +78,19 @@ for _ in range(2):
         w -= 0.1 * w.grad  # a training step changes w
 print(grads)
 assert torch.equal(grads[0], grads[1])  # the same gradient: from the old w
+
+# %%
+# .. check:: step 1 failed; ``shifted`` is stale; gradients add up; a carried hidden state fails, detached works
+assert step == 1
 assert not torch.equal(shifted, w + 1)
-# sphinx_gallery_start_ignore
 # Without the reset, gradients of fresh graphs add up.
 w.grad = None
 for _ in range(2):
     (w.exp() * 3).sum().backward()
 torch.testing.assert_close(w.grad, 6 * w.detach().exp())
 # A carried hidden state raises the same error; detaching it each batch works.
-cell, hidden = torch.nn.RNNCell(2, 2), torch.zeros(1, 2)
+with torch.random.fork_rng():  # the cell's weights draw random numbers
+    cell, hidden = torch.nn.RNNCell(2, 2), torch.zeros(1, 2)
 try:
     for _ in range(2):
         hidden = cell(torch.ones(1, 2), hidden)
@@ -99,7 +108,6 @@ v = torch.ones(2, requires_grad=True)
 for _ in range(2):
     (features.detach() * v).sum().backward()
 torch.testing.assert_close(v.grad, 2 * features.detach())
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-backward-non-scalar:
@@ -119,7 +127,18 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("per_sample.backward() did not raise")
+
+# %%
+# .. check:: three values get the heading's message; a complex one gets other words
 assert "grad can be implicitly created only for scalar outputs" in message
+try:
+    (w[:1] * 1j).sum().backward()
+except RuntimeError as error:
+    complex_message = str(error)
+else:
+    raise AssertionError("backward of a complex output did not raise")
+assert "only for real scalar outputs" in complex_message
+assert "grad can be implicitly created only for scalar outputs" not in complex_message
 
 # %%
 # **Why.** ``loss.backward()`` starts from the gradient 1 of a single number.
@@ -139,17 +158,10 @@ w.grad = None
 from_vector = w.grad
 w.grad = None
 ((w - 2.0) ** 2).sum().backward()
+
+# %%
+# .. check:: a vector of ones as ``gradient=`` gives the gradient of the sum
 torch.testing.assert_close(from_vector, w.grad)
-# sphinx_gallery_start_ignore
-try:
-    (w[:1] * 1j).sum().backward()
-except RuntimeError as error:
-    complex_message = str(error)
-else:
-    raise AssertionError("backward of a complex output did not raise")
-assert "only for real scalar outputs" in complex_message
-assert "grad can be implicitly created only for scalar outputs" not in complex_message
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-no-grad-fn:
@@ -170,8 +182,13 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("loss.backward() did not raise")
+
+# %%
+# .. check:: the loss has no ``grad_fn`` and gets the heading's message
 assert "element" in message
 assert "of tensors does not require grad and does not have a grad_fn" in message
+assert loss.grad_fn is None
+assert not loss.requires_grad
 
 # %%
 # **Why.** Autograd records an operation only when one of its inputs requires
@@ -183,17 +200,17 @@ assert "of tensors does not require grad and does not have a grad_fn" in message
 #
 # **Fix.** Ask for gradients where you want them (a model's parameters
 # already do), and compute the loss outside :class:`torch.no_grad`.
-assert loss.grad_fn is None
-assert not loss.requires_grad
 w.requires_grad_()
-with torch.no_grad():
-    assert (w**2).sum().grad_fn is None
-assert (w.detach() ** 2).sum().grad_fn is None
 loss = (w**2).sum()
 loss.backward()
 print(w.grad)
 torch.testing.assert_close(w.grad, 2 * w.detach())
-# sphinx_gallery_start_ignore
+
+# %%
+# .. check:: no ``grad_fn`` under ``no_grad`` or after ``detach``; a second tensor and ``grad``'s input as said
+with torch.no_grad():
+    assert (w**2).sum().grad_fn is None
+assert (w.detach() ** 2).sum().grad_fn is None
 constant, other_messages = torch.ones(2), []
 for call in [
     lambda: torch.autograd.backward([(w * 2).sum(), constant.sum()]),
@@ -207,7 +224,6 @@ for call in [
         raise AssertionError("a tensor without gradients did not raise")
 assert "element 1 of tensors does not require grad" in other_messages[0]
 assert "One of the differentiated Tensors does not require grad" in other_messages[1]
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-inplace-saved-tensor:
@@ -228,6 +244,10 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("backward after probs += 1 did not raise")
+
+# %%
+# .. check:: ``probs += 1`` took ``probs`` from version 0 to 1, and backward gets the heading's message
+assert (version_before, probs._version) == (0, 1)
 heading = (
     "one of the variables needed for gradient computation has been modified by "
     "an inplace operation"
@@ -240,11 +260,7 @@ assert heading in message
 # :term:`version counter` that each :term:`in-place operation` increases, and
 # backward checks that what it kept is still at the version it kept. The rest
 # of the message gives the kept tensor's shape, a node and the two versions.
-# For a kept output, as here, the node is the operation that made it
-# (``Sigmoid`` in PyTorch 2.13, ``SigmoidBackward0`` in 2.4). For a kept
-# input, it is the tensor's current :attr:`~torch.Tensor.grad_fn`, often the
-# in-place operation itself, and none for a leaf or a tensor that requires no
-# gradient.
+# For a kept output, as here, the node is the operation that made it.
 # Other frequent causes: ``nn.ReLU(inplace=True)`` after an operation that
 # keeps its output, and ``optimizer.step()`` (which changes the parameters in
 # place) between a forward pass and its backward; its message names
@@ -256,15 +272,24 @@ assert heading in message
 # :class:`torch.autograd.detect_anomaly`: the failing backward pass then also
 # warns with the traceback of the forward call that made the failing node
 # (slowly: for debugging only).
-assert (version_before, probs._version) == (0, 1)
-assert "is at version 1; expected version 0 instead" in message
-assert "output 0 of Sigmoid" in message
+#
+# .. detail:: The node in the message
+#
+#    The name of a kept output's node depends on the version: ``Sigmoid`` in
+#    PyTorch 2.13, ``SigmoidBackward0`` in 2.4. For a kept input, the node is
+#    the tensor's current :attr:`~torch.Tensor.grad_fn`, often the in-place
+#    operation itself, and none for a leaf or a tensor that requires no
+#    gradient.
 probs = torch.sigmoid(w)
 shifted = probs + 1
 shifted.sum().backward()
+
+# %%
+# .. check:: the rest of the message, the kept inputs' nodes, the fix, the other causes and anomaly mode as said
+assert "is at version 1; expected version 0 instead" in message
+assert "output 0 of Sigmoid" in message
 s = torch.sigmoid(w.detach())
 torch.testing.assert_close(w.grad, s * (1 - s))
-# sphinx_gallery_start_ignore
 if torch.__version__ >= (2, 13):
     assert "output 0 of Sigmoid," in message
 if torch.__version__ < (2, 5):
@@ -301,9 +326,10 @@ except RuntimeError as error:
 else:
     raise AssertionError("backward after an in-place ReLU did not raise")
 assert heading in relu_message
-layer = torch.nn.Linear(2, 1)
-optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
-loss = layer(torch.nn.Linear(2, 2)(torch.ones(3, 2))).sum()
+with torch.random.fork_rng():  # the layers' weights draw random numbers
+    layer = torch.nn.Linear(2, 1)
+    optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
+    loss = layer(torch.nn.Linear(2, 2)(torch.ones(3, 2))).sum()
 for parameter in layer.parameters():
     parameter.grad = torch.ones_like(parameter)
 optimizer.step()
@@ -329,7 +355,6 @@ with warnings.catch_warnings(record=True) as caught:
             raise AssertionError("backward under detect_anomaly did not raise")
 assert heading in anomaly_message
 assert any("Traceback of forward call" in str(entry.message) for entry in caught)
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-inplace-leaf:
@@ -347,6 +372,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("w -= 0.1 * w.grad did not raise")
+
+# %%
+# .. check:: a hand-written update step gets the heading's message
 assert (
     "a leaf Variable that requires grad is being used in an in-place operation"
     in message
@@ -356,14 +384,24 @@ assert (
 # **Why.** A leaf is where gradients end up, in its
 # :attr:`~torch.Tensor.grad`. Recording an in-place change would put an
 # operation before it in the graph, so it would no longer be a leaf; autograd
-# refuses instead. Assigning through an index or a slice (``w[0] = 0``) raises
-# the same error, worded ``a view of a leaf Variable that requires grad is
-# being used in an in-place operation``.
+# refuses instead.
 #
 # **Fix.** Update parameters with autograd off, inside :class:`torch.no_grad`,
 # as the optimisers of :mod:`torch.optim` also do in their ``step()`` (unless
 # built with ``differentiable=True``). The tensor is changed in place and
 # stays a leaf that requires gradients.
+#
+# .. detail:: Through an index or a slice
+#
+#    Assigning through an index or a slice (``w[0] = 0``) raises the same
+#    error, worded ``a view of a leaf Variable that requires grad is being
+#    used in an in-place operation``.
+with torch.no_grad():
+    w -= 0.1 * w.grad
+print(w)
+
+# %%
+# .. check:: ``w[0] = 0`` is worded as said; updated, ``w`` stays a leaf that requires grad, also by ``step()``
 try:
     w[0] = 0.0
 except RuntimeError as error:
@@ -371,13 +409,9 @@ except RuntimeError as error:
 else:
     raise AssertionError("w[0] = 0.0 did not raise")
 assert "a view of a leaf Variable that requires grad" in view_message
-with torch.no_grad():
-    w -= 0.1 * w.grad
-print(w)
 torch.testing.assert_close(w.detach(), torch.tensor([0.8, -0.8]))
 assert w.is_leaf
 assert w.requires_grad
-# sphinx_gallery_start_ignore
 # step() updates a leaf in place with autograd on around it, so it switches
 # autograd off; differentiable=True keeps it on, and the update raises.
 torch.optim.SGD([w], lr=0.1).step()
@@ -389,7 +423,6 @@ except RuntimeError as error:
 else:
     raise AssertionError("a differentiable step on a leaf did not raise")
 assert "a leaf Variable that requires grad" in step_message
-# sphinx_gallery_end_ignore
 
 # %%
 # See also: :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`

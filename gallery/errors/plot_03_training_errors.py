@@ -25,28 +25,38 @@ print(environment_summary("cpu"))
 # :class:`torch.nn.CrossEntropyLoss` and :func:`~torch.nn.functional.nll_loss` when
 # class indices have a dtype other than ``int64`` and ``uint8``: floating point, or
 # another integer type such as ``int32``.
+#
+# .. detail:: Other wordings
+#
+#    torch 2.4 prints ``expected scalar type Long but found Float`` on the CPU. On a
+#    CUDA GPU (default reduction) it says that its kernel
+#    ``nll_loss_forward_reduce_cuda_kernel_2d_index`` is not implemented for
+#    ``'Float'``.
 torch.manual_seed(0)
 logits = torch.randn(4, 3)
 targets = torch.tensor([0.0, 2.0, 1.0, 2.0])
+messages = []
 for bad_targets in (targets, targets.int()):
     try:
         F.cross_entropy(logits, bad_targets)
     except RuntimeError as error:
-        message = str(error)
-        print(f"{type(error).__name__}: {message}")
+        messages.append(str(error))
+        print(f"{type(error).__name__}: {error}")
     else:
         raise AssertionError(f"cross_entropy with {bad_targets.dtype} did not raise")
-    new_wording = "expected target dtype to be Long or Byte, but got "
-    old_wording = "expected scalar type Long but found "  # torch 2.4
+
+# %%
+# .. check:: float and ``int32`` targets both get the heading's message (torch 2.4: older wording)
+new_wording = "expected target dtype to be Long or Byte, but got "
+old_wording = "expected scalar type Long but found "  # torch 2.4
+for message in messages:
     assert message.startswith((new_wording, old_wording))
 
 # %%
 # **Why.** :func:`~torch.nn.functional.cross_entropy` reads its targets in one of two
 # ways. Targets with the same :term:`shape` as the :term:`logits`, ``(N, C)``, are
 # class probabilities; any other shape, here ``(N,)``, holds one ``int64`` (``Long``)
-# class index per example. torch 2.4 prints ``expected scalar type Long but found
-# Float`` on the CPU; on a CUDA GPU (default reduction) it says that its kernel
-# ``nll_loss_forward_reduce_cuda_kernel_2d_index`` is not implemented for ``'Float'``.
+# class index per example.
 #
 # **Fix.** Convert the indices with :meth:`~torch.Tensor.long`: it works for logits of
 # every shape. ``uint8`` passes the dtype check, and with logits ``(N, C)`` gives the
@@ -54,8 +64,6 @@ for bad_targets in (targets, targets.int()):
 # 44). But on the CPU, ``uint8`` masks (the usual dtype of decoded images) against
 # per-pixel logits ``(N, C, H, W)`` fail with the message below.
 loss = F.cross_entropy(logits, targets.long())
-torch.testing.assert_close(F.cross_entropy(logits, targets.to(torch.uint8)), loss)
-assert torch.tensor(300.0).to(torch.uint8).item() == 44
 pixel_logits = torch.randn(2, 3, 4, 4)
 masks = torch.randint(0, 3, (2, 4, 4), dtype=torch.uint8)
 try:
@@ -65,6 +73,11 @@ except RuntimeError as error:
     print(f"uint8 masks: {type(error).__name__}: {message}")
 else:
     raise AssertionError("cross_entropy with uint8 masks did not raise")
+
+# %%
+# .. check:: ``uint8`` indices give the same loss, 300 wraps to 44, and ``uint8`` masks fail
+torch.testing.assert_close(F.cross_entropy(logits, targets.to(torch.uint8)), loss)
+assert torch.tensor(300.0).to(torch.uint8).item() == 44
 assert "expected scalar type Long but found Byte" in message
 assert F.cross_entropy(pixel_logits, masks.long()).isfinite()
 
@@ -79,14 +92,19 @@ assert F.cross_entropy(pixel_logits, masks.long()).isfinite()
 # model with one output column.
 indices = torch.tensor([0, 2, 1, 2])
 one_hot = F.one_hot(indices, num_classes=3)
+messages = []
 for bad_logits, bad_targets in ((logits, one_hot), (logits[:, :1], one_hot[:, :1])):
     try:
         F.cross_entropy(bad_logits, bad_targets)
     except RuntimeError as error:
-        message = str(error)
-        print(f"{type(error).__name__}: {message}")
+        messages.append(str(error))
+        print(f"{type(error).__name__}: {error}")
     else:
         raise AssertionError("cross_entropy with integer (N, C) targets did not raise")
+
+# %%
+# .. check:: one-hot rows and a 0/1 column both get the heading's message
+for message in messages:
     assert (
         "Expected floating point type for target with class probabilities, got "
         in message
@@ -108,6 +126,9 @@ print(f"loss {from_indices.item():.4f} both ways")
 one_output = logits[:, :1].clone().requires_grad_()
 silenced = F.cross_entropy(one_output, one_hot[:, :1].float())
 silenced.backward()
+
+# %%
+# .. check:: with one output column, ``.float()`` gives a loss of 0 and a zero gradient
 assert silenced.item() == 0
 assert not one_output.grad.any()
 
@@ -127,6 +148,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("cross_entropy with (N, 1) targets did not raise")
+
+# %%
+# .. check:: a column of indices gets the heading's message
 assert "0D or 1D target tensor expected, multi-target not supported" in message
 
 # %%
@@ -135,7 +159,12 @@ assert "0D or 1D target tensor expected, multi-target not supported" in message
 #
 # **Fix.** Drop the extra dimension with :meth:`~torch.Tensor.squeeze`
 # (``column.squeeze(1)``) or :meth:`~torch.Tensor.reshape` (``reshape(-1)``).
-torch.testing.assert_close(F.cross_entropy(logits, column.squeeze(1)), from_indices)
+squeezed = F.cross_entropy(logits, column.squeeze(1))
+print(f"loss with the column squeezed: {squeezed:.4f}")
+
+# %%
+# .. check:: the squeezed column gives the loss of the indices themselves
+torch.testing.assert_close(squeezed, from_indices)
 
 # %%
 # .. _error-batch-size-mismatch:
@@ -157,6 +186,9 @@ except ValueError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("cross_entropy with mismatched batch sizes did not raise")
+
+# %%
+# .. check:: 6 rows of logits against 2 targets get the heading's message
 assert "Expected input batch_size " in message
 assert " to match target batch_size " in message.split("Expected input batch_size ")[1]
 
@@ -165,18 +197,23 @@ assert " to match target batch_size " in message.split("Expected input batch_siz
 # here ``2 * 3 = 6`` rows of logits (one per token) against 2 (one per sequence).
 #
 # **Fix.** Flatten the targets in the same order as the logits, or flatten nothing:
-# the loss also takes logits ``(N, C, T)`` with targets ``(N, T)``. Recurrent layers
-# without ``batch_first=True`` give ``(T, N, ...)``; flattening their logits next to
-# targets ``(N, T)`` pairs the wrong tokens without an error, so transpose first.
+# the loss also takes logits ``(N, C, T)`` with targets ``(N, T)``.
+#
+# .. detail:: Time-major outputs
+#
+#    Recurrent layers without ``batch_first=True`` give ``(T, N, ...)``; flattening
+#    their logits next to targets ``(N, T)`` pairs the wrong tokens without an error,
+#    so transpose first.
 flat_loss = F.cross_entropy(flat_logits, sequence_targets.reshape(-1))
 unflattened = F.cross_entropy(sequence_logits.transpose(1, 2), sequence_targets)
 torch.testing.assert_close(flat_loss, unflattened)
 print(f"loss {flat_loss.item():.4f} both ways")
-# sphinx_gallery_start_ignore
+
+# %%
+# .. check:: flattening time-major logits next to targets ``(N, T)`` gives another loss
 time_major = sequence_logits.transpose(0, 1).reshape(-1, classes)
 mispaired = F.cross_entropy(time_major, sequence_targets.reshape(-1))
 assert not torch.isclose(mispaired, flat_loss)
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-bce-target-size:
@@ -195,6 +232,9 @@ except ValueError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("BCE with logits of shape (N, 1) did not raise")
+
+# %%
+# .. check:: logits ``(4, 1)`` against labels ``(4,)`` get the heading's message
 assert "Target size " in message
 assert " must be the same as input size " in message.split("Target size ")[1]
 
@@ -205,11 +245,14 @@ assert " must be the same as input size " in message.split("Target size ")[1]
 # :ref:`the loss functions page <sphx_glr_auto_examples_training_plot_04_loss_functions.py>`).
 #
 # **Fix.** Give both the same shape: squeeze the output, or unsqueeze the labels.
-assert torch.broadcast_shapes((4, 1), (4,)) == (4, 4)
 fixed = F.binary_cross_entropy_with_logits(binary_logits.squeeze(1), labels)
 unsqueezed = F.binary_cross_entropy_with_logits(binary_logits, labels.unsqueeze(1))
-torch.testing.assert_close(unsqueezed, fixed)
 print(f"loss {fixed.item():.4f}")
+
+# %%
+# .. check:: ``(4, 1)`` and ``(4,)`` broadcast to 4-by-4; squeeze and unsqueeze give one loss
+assert torch.broadcast_shapes((4, 1), (4,)) == (4, 4)
+torch.testing.assert_close(unsqueezed, fixed)
 
 # %%
 # .. _error-linear-in-features:
@@ -219,9 +262,12 @@ print(f"loss {fixed.item():.4f}")
 # Raised by :class:`torch.nn.Linear` when the last dimension of its input is not the
 # layer's ``in_features``, typically the first layer after :class:`torch.nn.Flatten`
 # when the images have another size than the model was written for. (The same message
-# from ``@`` and :func:`torch.matmul` is explained in :ref:`error-matmul-shapes`.) On
-# Apple GPUs (MPS) the layer checks the sizes itself, and its message starts
-# ``linear(): input and weight.T shapes`` instead, with the input's last two sizes.
+# from ``@`` and :func:`torch.matmul` is explained in :ref:`error-matmul-shapes`.)
+#
+# .. detail:: On Apple GPUs
+#
+#    On Apple GPUs (MPS) the layer checks the sizes itself, and its message starts
+#    ``linear(): input and weight.T shapes`` instead, with the input's last two sizes.
 layer = nn.Linear(28 * 28, 10)
 images = torch.zeros(4, 1, 32, 32)
 messages = []
@@ -233,7 +279,11 @@ for model in (nn.Sequential(nn.Flatten(), layer), layer):  # then Flatten forgot
         print(f"{type(error).__name__}: {error}")
     else:
         raise AssertionError("Linear with the wrong in_features did not raise")
-    assert "mat1 and mat2 shapes cannot be multiplied" in messages[-1]
+
+# %%
+# .. check:: with and without the ``Flatten``, the layer gets the heading's message
+for message in messages:
+    assert "mat1 and mat2 shapes cannot be multiplied" in message
 
 # %%
 # **Why.** ``nn.Linear(in_features, out_features)`` stores a ``weight`` of shape
@@ -246,11 +296,14 @@ for model in (nn.Sequential(nn.Flatten(), layer), layer):  # then Flatten forgot
 # **Fix.** Add a forgotten ``Flatten``, then make ``in_features`` the size that
 # actually arrives: run one batch through the layers before the
 # :class:`~torch.nn.Linear` and read it off (or resize the images to fit the model).
-assert "(4x1024 and 784x10)" in messages[0]
-assert "(128x32 and 784x10)" in messages[1]
 in_features = nn.Flatten()(images).shape[1]
 model = nn.Sequential(nn.Flatten(), nn.Linear(in_features, 10))
 print(f"in_features = {in_features}, output shape {tuple(model(images).shape)}")
+
+# %%
+# .. check:: ``mat1`` is 4x1024 after the ``Flatten``, 128x32 without; the fixed model runs
+assert "(4x1024 and 784x10)" in messages[0]
+assert "(128x32 and 784x10)" in messages[1]
 assert model(images).shape == (4, 10)
 
 # %%
@@ -259,9 +312,8 @@ assert model(images).shape == (4, 10)
 # Expected more than 1 value per channel when training, got input size …
 # ----------------------------------------------------------------------
 # Raised by :class:`torch.nn.BatchNorm1d` (and the other :term:`batch normalisation`
-# layers) in training mode, or in any mode if built with ``track_running_stats=False``,
-# when a :term:`batch` holds one value per channel: for ``BatchNorm1d`` on ``(N, C)``
-# input, a batch of one example, often the last.
+# layers) in training mode when a :term:`batch` holds one value per channel: for
+# ``BatchNorm1d`` on ``(N, C)`` input, a batch of one example, often the last.
 norm = nn.BatchNorm1d(4)
 single = torch.randn(1, 4)
 try:
@@ -271,6 +323,9 @@ except ValueError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("BatchNorm1d on a batch of one did not raise")
+
+# %%
+# .. check:: a batch of one in training mode gets the heading's message
 assert (
     "Expected more than 1 value per channel when training, got input size " in message
 )
@@ -279,16 +334,25 @@ assert (
 # **Why.** In training mode the layer normalises each channel with the batch's own
 # mean and variance. A single value is its own mean: normalised, it would always
 # become 0. In evaluation mode the layer uses its running statistics instead (tracked
-# by default), so one example is fine; built with ``track_running_stats=False`` it has
-# none, and raises this same message, "when training" included, in evaluation mode.
+# by default), so one example is fine.
 #
 # **Fix.** For predictions, call :meth:`~torch.nn.Module.eval` first. For training,
 # avoid batches of one: ``drop_last=True`` in the :class:`~torch.utils.data.DataLoader`
 # drops a last, partial batch (it cannot help with ``batch_size=1``).
-assert norm.eval()(single).shape == (1, 4)
-# sphinx_gallery_start_ignore
+#
+# .. detail:: Without running statistics
+#
+#    Built with ``track_running_stats=False``, the layer has no running statistics.
+#    It then raises this same message in evaluation mode too, "when training"
+#    included.
+print(f"in evaluation mode: {norm.eval()(single).shape}")
+
+# %%
+# .. check:: one example passes in eval mode, not without running stats; ``drop_last`` drops the 1
+assert norm(single).shape == (1, 4)
 loader = torch.utils.data.DataLoader(torch.arange(9.0), batch_size=4, drop_last=True)
-assert [len(chunk) for chunk in loader] == [4, 4]  # without drop_last: 4, 4, 1
+with torch.random.fork_rng():  # iterating a DataLoader draws a seed
+    assert [len(chunk) for chunk in loader] == [4, 4]  # without drop_last: 4, 4, 1
 try:
     nn.BatchNorm1d(4, track_running_stats=False).eval()(single)
 except ValueError as error:
@@ -296,7 +360,6 @@ except ValueError as error:
 else:
     raise AssertionError("BatchNorm1d without running stats did not raise")
 assert "value per channel when training" in message
-# sphinx_gallery_end_ignore
 
 # %%
 # .. _error-zero-grad:
@@ -311,11 +374,6 @@ assert "value per channel when training" in message
 torch.manual_seed(0)
 X = torch.randn(64, 3)
 y = X @ torch.tensor([1.0, -2.0, 0.5]) + 0.1 * torch.randn(64)
-probe = nn.Linear(3, 1)
-F.mse_loss(probe(X).squeeze(1), y).backward()
-once = probe.weight.grad.clone()
-F.mse_loss(probe(X).squeeze(1), y).backward()
-torch.testing.assert_close(probe.weight.grad, 2 * once)
 histories = {}
 for zero_grad in (True, False):
     torch.manual_seed(0)
@@ -332,6 +390,15 @@ for zero_grad in (True, False):
 right, wrong = histories[True][-1], histories[False][-1]
 rises = int((torch.tensor(histories[False]).diff() > 0).sum())
 print(f"final loss {right:.4f} with zero_grad, {wrong:.4f} without ({rises} rises)")
+
+# %%
+# .. check:: two backward passes give twice the gradient; only the loop with ``zero_grad`` settles
+with torch.random.fork_rng():  # a new layer draws its initial weights
+    probe = nn.Linear(3, 1)
+F.mse_loss(probe(X).squeeze(1), y).backward()
+once = probe.weight.grad.clone()
+F.mse_loss(probe(X).squeeze(1), y).backward()
+torch.testing.assert_close(probe.weight.grad, 2 * once)
 assert (torch.tensor(histories[True]).diff() < 0).all()
 assert rises >= 10
 assert min(histories[False][-10:]) > 10 * right
@@ -364,8 +431,7 @@ running_mean = model[1].running_mean.clone()
 with torch.no_grad():
     first, second = model(inputs), model(inputs)
     model[3].eval()  # dropout off; BatchNorm1d still in training mode
-    own = model(inputs)[:8]
-    assert torch.equal(model(inputs)[:8], own)
+    own, own_again = model(inputs)[:8], model(inputs)[:8]
     mixed = model(torch.cat([inputs[:8], torch.randn(8, 4)]))[:8]
     moved = (model[1].running_mean - running_mean).abs().max().item()
     running_mean = model[1].running_mean.clone()
@@ -377,6 +443,10 @@ batch_mates = (own - mixed).abs().max().item()
 print(f"train mode: two calls differ by up to {between_calls:.3f}")
 print(f"BatchNorm alone: other batch-mates change outputs by {batch_mates:.3f}")
 print(f"train vs eval mode: up to {train_vs_eval:.3f}; running mean moved {moved:.3f}")
+
+# %%
+# .. check:: in train mode outputs and the running mean change; in eval mode nothing does
+assert torch.equal(own_again, own)  # dropout off: batch-mates alone change outputs
 assert min(between_calls, batch_mates, train_vs_eval, moved) > 0.01
 torch.testing.assert_close(eval_first, eval_second, rtol=0, atol=0)
 assert torch.equal(model[1].running_mean, running_mean)

@@ -49,6 +49,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("samples of lengths 2, 4 and 3 were batched")
+
+# %%
+# .. check:: samples of lengths 2, 4 and 3 get the heading's message
 assert "stack expects each tensor to be equal size, but got " in message
 assert " at entry " in message
 assert " and " in message
@@ -61,6 +64,9 @@ assert " and " in message
 # side along a new first :term:`dimension`; the message is :func:`torch.stack`'s
 # own, and "entry" counts the samples of the batch from 0. (Samples that are Python
 # lists stop at an earlier check, with a message of its own.)
+
+# %%
+# .. check:: the message is ``torch.stack``'s; pairs and images get it too, lists another
 try:
     torch.stack(sequences)
 except RuntimeError as error:
@@ -68,23 +74,16 @@ except RuntimeError as error:
 else:
     raise AssertionError("torch.stack stacked tensors of lengths 2, 4 and 3")
 assert stack_message == message
-# sphinx_gallery_start_ignore
 images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
 for samples in ([(x, 0) for x in sequences], [x.tolist() for x in sequences], images):
     try:
-        next(iter(DataLoader(samples, batch_size=len(samples))))
+        with torch.random.fork_rng():  # iterating a DataLoader draws a seed
+            next(iter(DataLoader(samples, batch_size=len(samples))))
     except RuntimeError as error:
         other = str(error)
     else:
         raise AssertionError("samples of different shapes were batched")
     assert ("stack expects each" in other) != isinstance(samples[0], list)
-try:
-    pad_sequence(images, batch_first=True)
-except RuntimeError:
-    pass
-else:
-    raise AssertionError("pad_sequence padded images along their last dimension")
-# sphinx_gallery_end_ignore
 
 
 # %%
@@ -103,8 +102,18 @@ def pad_batch(batch):
 padded, lengths = next(iter(DataLoader(sequences, batch_size=3, collate_fn=pad_batch)))
 print(padded)
 print("lengths:", lengths)
+
+# %%
+# .. check:: the batch is padded to ``(3, 4)`` with lengths 2, 4, 3; images make ``pad_sequence`` fail
 assert padded.shape == (3, 4)
 assert lengths.tolist() == [2, 4, 3]
+images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
+try:
+    pad_sequence(images, batch_first=True)
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("pad_sequence padded images along their last dimension")
 
 # %%
 # .. _error-pickle-worker:
@@ -115,10 +124,15 @@ assert lengths.tolist() == [2, 4, 3]
 # workers with the ``spawn`` or ``forkserver`` :term:`start method` and something it
 # must send them, here a ``lambda`` as ``collate_fn``, cannot be pickled. Naming
 # ``spawn`` makes it fail on every platform. The message is Python's, and its end
-# depends on the version: ``attribute lookup <lambda> on __main__ failed`` up to Python
-# 3.13, ``it's not found as __main__.<lambda>`` from 3.14. Recent versions of PyTorch
-# (2.13 among them, not 2.4) first warn "Got pickle error when attempting to start a
-# worker Process". The page prints ``0x…`` for the memory address, which varies.
+# depends on the version. The page prints ``0x…`` for the memory address, which
+# varies.
+#
+# .. detail:: Other versions
+#
+#    The message ends ``attribute lookup <lambda> on __main__ failed`` up to Python
+#    3.13, ``it's not found as __main__.<lambda>`` from 3.14. Recent versions of
+#    PyTorch (2.13 among them, not 2.4) first warn "Got pickle error when attempting
+#    to start a worker Process".
 loader = DataLoader(
     sequences,
     batch_size=3,
@@ -135,6 +149,9 @@ with warnings.catch_warnings(record=True) as caught:
         print(f"{type(error).__name__}: {re.sub('0x[0-9a-fA-F]+', '0x…', message)}")
     else:
         raise AssertionError("a lambda was sent to a spawned worker")
+
+# %%
+# .. check:: ``Can't pickle`` ends as this Python words it; PyTorch 2.13 warns first, 2.4 does not
 new_pickle = sys.version_info >= (3, 14)  # Python 3.14 rewrote pickle's messages
 tail = r"it's not found as .*<lambda>" if new_pickle else r"attribute lookup .* failed"
 assert re.fullmatch(r"Can't pickle <function <lambda> at 0x\w+>: " + tail, message)
@@ -151,6 +168,9 @@ assert not caught or torch.__version__ >= "2.5"
 # ``lambda`` is called ``<lambda>``, a name no module holds, so that lookup fails,
 # in the main process, which does the pickling: pickling the lambda there with the
 # workers' pickler gives the same message.
+
+# %%
+# .. check:: pickling the lambda in the main process gives the same message
 try:
     ForkingPickler.dumps(loader.collate_fn)
 except pickle.PicklingError as error:
@@ -161,15 +181,19 @@ assert parent_message == message
 
 # %%
 # A function made inside another function (here a lambda) fails in the same way,
-# with a message that depends on the Python version: :class:`AttributeError`
-# "Can't pickle local object" (3.10, 3.11, the first 3.12 releases) or "Can't get
-# local object" (later 3.12 releases, 3.13), :class:`~pickle.PicklingError` "Can't
-# pickle local object" from 3.14. ``spawn`` is the default start method on Windows
-# and macOS. With ``fork``, the default on Linux before Python 3.14, each worker is
-# a copy of the parent process that already holds the function, so the same loader
-# works there and fails on the others. The platform's default comes first in
+# with a message that depends on the Python version. ``spawn`` is the default start
+# method on Windows and macOS. With ``fork``, the default on Linux before Python 3.14,
+# each worker is a copy of the parent process that already holds the function, so the
+# same loader works there and fails on the others. The platform's default comes first in
 # :func:`multiprocessing.get_all_start_methods` (a script can choose another with
 # :func:`multiprocessing.set_start_method`, a loader with ``multiprocessing_context``):
+#
+# .. detail:: Python versions
+#
+#    The error is :class:`AttributeError` "Can't pickle local object" in Python 3.10,
+#    3.11 and the first 3.12 releases, and "Can't get local object" in later 3.12
+#    releases and 3.13. From 3.14 it is :class:`~pickle.PicklingError` "Can't pickle
+#    local object".
 print("default start method here:", get_all_start_methods()[0])
 
 
@@ -184,6 +208,9 @@ except (AttributeError, pickle.PicklingError) as error:
     print(f"{local_error.__name__}: {local_message}")
 else:
     raise AssertionError("a local function was pickled")
+
+# %%
+# .. check:: the local function's message and error type are this Python version's
 verbs = {(3, 12): ["pickle", "get"], (3, 13): ["get"]}.get(sys.version_info[:2])
 assert any(f"Can't {v} local object" in local_message for v in verbs or ["pickle"])
 assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
@@ -199,6 +226,9 @@ assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
 collate = partial(pad_sequence, batch_first=True)
 received = ForkingPickler.loads(ForkingPickler.dumps(collate))
 batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
+
+# %%
+# .. check:: the ``partial`` survives pickling and pads the batch as ``pad_batch`` did
 assert torch.equal(batch, padded)
 
 # %%
@@ -220,6 +250,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("a state dict without head.* was loaded")
+
+# %%
+# .. check:: the renamed layer gets the heading's message
 assert "Missing key(s) in state_dict" in message
 
 # %%
@@ -228,6 +261,9 @@ assert "Missing key(s) in state_dict" in message
 # default ``strict=True`` it raises when a name of the model is missing from the
 # dictionary, or (the second line) a name in the dictionary is not in the model.
 # The tensors whose names matched were copied before the error.
+
+# %%
+# .. check:: the matching ``hidden`` weights were copied before the error
 assert torch.equal(model.hidden.weight, saved["hidden.weight"])
 
 # %%
@@ -239,6 +275,9 @@ renamed = {
 }
 result = model.load_state_dict(renamed)
 print(result)
+
+# %%
+# .. check:: no key is missing or unexpected, and ``head`` holds the old ``out`` weights
 assert result.missing_keys == []
 assert result.unexpected_keys == []
 assert torch.equal(model.head.weight, old.out.weight)
@@ -263,6 +302,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("module.* names were loaded into a plain Linear")
+
+# %%
+# .. check:: the ``module.`` names get the heading's message
 assert "Unexpected key(s) in state_dict" in message
 
 # %%
@@ -272,14 +314,17 @@ assert "Unexpected key(s) in state_dict" in message
 #
 # **Fix.** Save ``wrapped.module.state_dict()``, the model's own names; for a file
 # already saved, remove the prefix.
-assert list(wrapped.module.state_dict()) == ["weight", "bias"]
-# sphinx_gallery_start_ignore
-compiled = torch.compile(nn.Linear(2, 1), backend="eager")  # compiles nothing yet
-assert list(compiled.state_dict()) == ["_orig_mod." + k for k in ["weight", "bias"]]
-# sphinx_gallery_end_ignore
+print(f"the model's own names: {list(wrapped.module.state_dict())}")
 plain = {key.removeprefix("module."): value for key, value in saved.items()}
 model = nn.Linear(2, 1)
 print(model.load_state_dict(plain))
+
+# %%
+# .. check:: ``torch.compile`` prefixes ``_orig_mod.``; ``wrapped.module`` has plain names, now loaded
+with torch.random.fork_rng():  # a new layer draws its initial weights
+    compiled = torch.compile(nn.Linear(2, 1), backend="eager")  # compiles nothing yet
+assert list(compiled.state_dict()) == ["_orig_mod." + k for k in ["weight", "bias"]]
+assert list(wrapped.module.state_dict()) == ["weight", "bias"]
 assert torch.equal(model.weight, wrapped.module.weight.cpu())
 
 # %%
@@ -301,6 +346,9 @@ except RuntimeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError("a (10, 16) weight was loaded into a (3, 16) one")
+
+# %%
+# .. check:: the 10-class head in a 3-class model gets the heading's message
 assert "size mismatch for " in message
 assert ": copying a param with shape " in message
 assert " from checkpoint, the shape in current model is " in message
@@ -310,6 +358,9 @@ assert " from checkpoint, the shape in current model is " in message
 # name (or, with ``assign=True``, puts it in its place), and it checks first that
 # the shapes are equal. ``strict=False`` does not help: it skips names that do not
 # match, not shapes.
+
+# %%
+# .. check:: ``strict=False`` raises the same size mismatch
 try:
     model.load_state_dict(saved, strict=False)
 except RuntimeError as error:
@@ -326,6 +377,9 @@ own = model.state_dict()
 kept = {key: value for key, value in saved.items() if value.shape == own[key].shape}
 result = model.load_state_dict(kept, strict=False)
 print(result)
+
+# %%
+# .. check:: exactly the head is missing, nothing is unexpected, and the body was loaded
 assert result.missing_keys == ["head.weight", "head.bias"]
 assert result.unexpected_keys == []
 assert torch.equal(model.body.weight, pretrained.body.weight)
@@ -338,9 +392,12 @@ assert torch.equal(model.body.weight, pretrained.body.weight)
 # Raised as :class:`pickle.UnpicklingError` by :func:`torch.load` with
 # ``weights_only=True`` when the file holds an object of a type it does not allow,
 # here a :term:`checkpoint` with the :class:`argparse.Namespace` of a training
-# script's options. ``weights_only`` is ``True`` by default since PyTorch 2.6 and
-# ``False`` before, so on older versions (2.4, say) pass it, as this page does. Shown:
-# the first sentence and the line naming the refused type.
+# script's options. Shown: the first sentence and the line naming the refused type.
+#
+# .. detail:: Before PyTorch 2.6
+#
+#    ``weights_only`` is ``True`` by default since PyTorch 2.6 and ``False`` before,
+#    so on older versions (2.4, say) pass it, as this page does.
 args = argparse.Namespace(lr=0.1, epochs=3)
 checkpoint = {"model": nn.Linear(2, 1).state_dict(), "args": args}
 workdir = tempfile.TemporaryDirectory()
@@ -355,6 +412,9 @@ else:
 refused = [line.strip() for line in message.splitlines() if "global:" in line]
 print(f"UnpicklingError: {message.split('. ')[0]}. [...]")
 print(refused[0].split(". Please")[0])
+
+# %%
+# .. check:: the checkpoint gets the heading's message, naming ``argparse.Namespace``
 assert "Weights only load failed" in message
 assert "argparse.Namespace" in refused[0]
 
@@ -371,10 +431,11 @@ assert "argparse.Namespace" in refused[0]
 torch.save({"model": checkpoint["model"], "args": vars(args)}, path)
 loaded = torch.load(path, weights_only=True)
 print(loaded["args"])
+
+# %%
+# .. check:: the options come back whole, and ``torch.load``'s doc warns of untrusted sources
 assert argparse.Namespace(**loaded["args"]) == args
-# sphinx_gallery_start_ignore
 assert "untrusted source" in " ".join(torch.load.__doc__.split())
-# sphinx_gallery_end_ignore
 
 # %%
 # For a file you trust whose types you cannot change, allow exactly those types:
@@ -382,17 +443,21 @@ assert "untrusted source" in " ".join(torch.load.__doc__.split())
 # of the process, the context manager :class:`torch.serialization.safe_globals`
 # (PyTorch 2.5 and later) only inside its ``with`` block.
 torch.save(checkpoint, path)
-assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.5")
 if hasattr(torch.serialization, "safe_globals"):
     with torch.serialization.safe_globals([argparse.Namespace]):
         loaded = torch.load(path, weights_only=True)
-    assert argparse.Namespace not in torch.serialization.get_safe_globals()
 else:
     torch.serialization.add_safe_globals([argparse.Namespace])
     loaded = torch.load(path, weights_only=True)
 print(loaded["args"])
-assert loaded["args"] == args
 workdir.cleanup()
+
+# %%
+# .. check:: ``safe_globals`` exists from 2.5, allows only inside ``with``, and the load works
+assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.5")
+if hasattr(torch.serialization, "safe_globals"):
+    assert argparse.Namespace not in torch.serialization.get_safe_globals()
+assert loaded["args"] == args
 
 # %%
 # See also :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,

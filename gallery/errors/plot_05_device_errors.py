@@ -32,13 +32,16 @@ print(environment_summary(device))
 # Raised by most operations that take two or more tensors (a
 # :class:`~torch.nn.Linear` layer here; also matrix products, losses and
 # elementwise arithmetic) when they live on different devices: typically a
-# model moved to the GPU and a batch left on the CPU. Convolution and
-# recurrent layers check their input first and word the same mistake
-# differently: a convolution says that the input type (such as
-# torch.FloatTensor) and the weight type (torch.cuda.FloatTensor) should be
-# the same; :class:`~torch.nn.LSTM` and its relatives, that the input and
-# parameter tensors are not at the same device. With a GPU, the page
-# prints all three.
+# model moved to the GPU and a batch left on the CPU.
+#
+# .. detail:: Convolution and recurrent layers
+#
+#    Convolution and recurrent layers check their input first and word the
+#    same mistake differently: a convolution says that the input type (such
+#    as torch.FloatTensor) and the weight type (torch.cuda.FloatTensor)
+#    should be the same; :class:`~torch.nn.LSTM` and its relatives, that the
+#    input and parameter tensors are not at the same device. With a GPU, the
+#    page prints all three.
 if torch.cuda.is_available():
     batch, messages = torch.ones(4, 3), {}
     layers = {
@@ -46,7 +49,7 @@ if torch.cuda.is_available():
         ") and weight type (": nn.Conv1d(4, 1, 1),
         "Input and parameter tensors are not at the same device": nn.LSTM(3, 1),
     }
-    for expected, layer in layers.items():
+    for layer in layers.values():
         try:
             layer.to("cuda")(batch)
         except RuntimeError as error:
@@ -54,18 +57,17 @@ if torch.cuda.is_available():
             print(f"{type(layer).__name__}: {type(error).__name__}: {message}")
         else:
             raise AssertionError(f"a CUDA {type(layer).__name__} took a CPU batch")
-        assert expected in message
-        assert "cuda" in message
         messages[type(layer).__name__] = message
-    # sphinx_gallery_start_ignore
-    linear = messages["Linear"]
-    assert "cuda:0" in linear
-    assert "cpu" in linear
-    assert "(when checking argument" in linear
+else:
+    print("This build had no CUDA GPU, so the messages are not shown here.")
+
+# %%
+# .. check:: with a GPU: the three wordings above, and the heading's message from a product, sum and loss
+if torch.cuda.is_available():
+    for expected, layer in layers.items():
+        assert expected in messages[type(layer).__name__]
+        assert "cuda" in messages[type(layer).__name__]
     assert "should be the same" in messages["Conv1d"]
-    on_gpu = torch.arange(3.0, device="cuda")
-    assert (on_gpu + torch.tensor(1.0)).is_cuda
-    assert on_gpu[torch.tensor([0, 2])].is_cuda
     square = torch.ones(2, 2, device="cuda")
     pairs = [(torch.matmul, square.cpu()), (torch.add, square.cpu())]
     for op, on_cpu in [*pairs, (nn.functional.cross_entropy, torch.tensor([0, 1]))]:
@@ -76,27 +78,38 @@ if torch.cuda.is_available():
         else:
             raise AssertionError(f"{op.__name__} took tensors on two devices")
         assert "Expected all tensors to be on the same device" in other
-    # sphinx_gallery_end_ignore
-else:
-    print("This build had no CUDA GPU, so the messages are not shown here.")
 
 # %%
 # **Why.** An operation runs on one device, and PyTorch does not copy
 # tensors between devices for you: a copy costs time, so it is left to you.
 # Among the exceptions: elementwise operations read a 0-dimensional CPU
 # tensor as a plain number, and indexing a CUDA tensor accepts CPU indices.
-# The rest of the message names the devices (such as ``cuda:0`` and
-# ``cpu``) and, for most operations, the argument and the operation; its
-# wording changes between versions.
 #
 # **Fix.** Move the model once, and every batch (inputs and targets) to the
 # same device inside the loop, with :meth:`~torch.Tensor.to`. The code
 # below runs on whichever ``device`` this build has.
+#
+# .. detail:: The rest of the message
+#
+#    The rest of the message names the devices (such as ``cuda:0`` and
+#    ``cpu``) and, for most operations, the argument and the operation; its
+#    wording changes between versions.
 model = nn.Linear(3, 1).to(device)
 batch = torch.ones(4, 3).to(device)
 output = model(batch)
-assert output.device == model.weight.device == batch.device
 print(f"output on {output.device}")
+
+# %%
+# .. check:: the message names both devices; 0-d CPU tensors and CPU indices are accepted
+assert output.device == model.weight.device == batch.device
+if torch.cuda.is_available():
+    linear = messages["Linear"]
+    assert "cuda:0" in linear
+    assert "cpu" in linear
+    assert "(when checking argument" in linear
+    on_gpu = torch.arange(3.0, device="cuda")
+    assert (on_gpu + torch.tensor(1.0)).is_cuda
+    assert on_gpu[torch.tensor([0, 2])].is_cuda
 
 # %%
 # .. _error-numpy-device:
@@ -117,9 +130,11 @@ except TypeError as error:
     print(f"{type(error).__name__}: {message}")
 else:
     raise AssertionError(".numpy() on a tensor off the CPU did not raise")
+
+# %%
+# .. check:: the tensor off the CPU gets the heading's message, from ``np.asarray`` too
 assert "can't convert " in message
 assert " device type tensor to numpy" in message.split("can't convert ")[1]
-# sphinx_gallery_start_ignore
 try:
     np.asarray(on_device)
 except TypeError as error:
@@ -127,7 +142,6 @@ except TypeError as error:
 else:
     raise AssertionError("np.asarray on a tensor off the CPU did not raise")
 assert asarray_message == message
-# sphinx_gallery_end_ignore
 
 # %%
 # **Why.** A NumPy array is a view of memory the CPU can read, and
@@ -142,9 +156,12 @@ assert asarray_message == message
 # tensor requires grad. ``tensor.numpy(force=True)`` does both.
 results = torch.arange(3.0, device=device)
 array = results.cpu().numpy()
+print(f"{type(array).__name__} {array}")
+
+# %%
+# .. check:: the copy holds the values, and ``numpy(force=True)`` gives the same
 assert array.tolist() == [0.0, 1.0, 2.0]
 assert results.numpy(force=True).tolist() == array.tolist()
-print(f"{type(array).__name__} {array}")
 
 # %%
 # .. _error-not-compiled-with-cuda:
@@ -163,11 +180,7 @@ if not torch.backends.cuda.is_built():
         print(f"{type(error).__name__}: {message}")
     else:
         raise AssertionError("device='cuda' in a CPU-only build did not raise")
-    assert "Torch not compiled with CUDA enabled" in message
-    assert torch.version.cuda is None
-    assert torch.version.hip is None
 else:
-    assert (torch.version.cuda is None) == (torch.version.hip is not None)
     version = torch.version.cuda or f"through ROCm {torch.version.hip}"
     print(f"This build supports CUDA {version}, so the message is not shown.")
     if not torch.cuda.is_available():
@@ -179,23 +192,40 @@ else:
             raise AssertionError("device='cuda' without a usable GPU did not raise")
 
 # %%
+# .. check:: a CPU-only build gets the heading's message and names no CUDA or ROCm version
+if not torch.backends.cuda.is_built():
+    assert "Torch not compiled with CUDA enabled" in message
+    assert torch.version.cuda is None
+    assert torch.version.hip is None
+else:
+    assert (torch.version.cuda is None) == (torch.version.hip is not None)
+
+# %%
 # **Why.** CUDA support is decided when PyTorch is built: a CPU-only build
 # has no CUDA code in it at all, whatever GPU the machine has.
 # :func:`torch.backends.cuda.is_built` tells which build is installed, and
-# ``torch.version.cuda`` is ``None`` in a CPU-only one (and in a ROCm build,
-# which runs the ``cuda`` device on AMD GPUs and names its version in
-# ``torch.version.hip``). A build with CUDA on a machine without a usable
-# GPU fails differently, with a :class:`RuntimeError` that names what is
-# missing (the driver, or a visible GPU).
+# ``torch.version.cuda`` is ``None`` in a CPU-only one. A build with CUDA on
+# a machine without a usable GPU fails differently, with a
+# :class:`RuntimeError` that names what is missing (the driver, or a visible
+# GPU).
 #
 # **Fix.** Write code that runs on both: choose the device with
 # :func:`torch.cuda.is_available` (as the first cell of this page does)
 # instead of writing ``"cuda"``. To use the GPU, install a PyTorch build
 # for CUDA: its wheel brings its own CUDA libraries and needs a recent
 # enough NVIDIA driver.
+#
+# .. detail:: ROCm builds
+#
+#    ``torch.version.cuda`` is ``None`` in a ROCm build too. Such a build
+#    runs the ``cuda`` device on AMD GPUs and names its version in
+#    ``torch.version.hip``.
 tensor = torch.zeros(2, device=device)
-assert tensor.device.type == ("cuda" if torch.cuda.is_available() else "cpu")
 print(f"tensor on {tensor.device}")
+
+# %%
+# .. check:: the tensor is on the GPU exactly when one is available
+assert tensor.device.type == ("cuda" if torch.cuda.is_available() else "cpu")
 
 # %%
 # .. _error-deserialize-cuda:
@@ -212,10 +242,8 @@ torch.save(saved.state_dict(), buffer)
 location = torch.serialization.location_tag(saved.weight.untyped_storage())
 print(f"this file records location {location!r}")
 if torch.cuda.is_available():
-    assert location == "cuda:0"
     buffer.seek(0)
     loaded = torch.load(buffer, weights_only=True)
-    assert loaded["weight"].is_cuda
     print("This machine has a CUDA GPU, so the file loads back onto it.")
 else:
     print("This build had no CUDA GPU: the file below was saved on the CPU, and")
@@ -228,16 +256,17 @@ else:
         print(f"{type(error).__name__}: {message}")
     else:
         raise AssertionError("loading onto cuda:0 without a GPU did not raise")
+
+# %%
+# .. check:: a GPU file records ``cuda:0`` and loads there; without a GPU, the heading's message
+if torch.cuda.is_available():
+    assert location == "cuda:0"
+    assert loaded["weight"].is_cuda
+else:
     assert (
         "Attempting to deserialize object on a CUDA device "
         "but torch.cuda.is_available() is False" in message
     )
-    # sphinx_gallery_start_ignore
-    if torch.__version__.startswith("2.4."):
-        assert raised is pickle.UnpicklingError
-    if torch.__version__ >= "2.13":
-        assert raised is RuntimeError
-    # sphinx_gallery_end_ignore
 
 # %%
 # **Why.** Loading a tensor means restoring it on a device: the one recorded
@@ -246,21 +275,33 @@ else:
 # ``"cuda:0"``; a dictionary ``map_location`` that maps ``"cpu"`` to
 # ``"cuda:0"`` makes :func:`torch.load` restore a CPU-saved file onto
 # ``cuda:0`` too, through the same check, which is how the message is shown
-# on a machine without a GPU. With ``weights_only=True``, torch 2.4 wraps
-# this message in a :class:`pickle.UnpicklingError` whose first lines
-# suggest ``weights_only=False``; that would not help, since the device is
-# the problem. Torch 2.13 raises the :class:`RuntimeError` itself.
+# on a machine without a GPU.
 #
 # **Fix.** Tell :func:`torch.load` where the tensors go with
 # ``map_location``: ``"cpu"``, or the ``device`` the code runs on. Then load
 # the :term:`state dict` into a model and move the model as usual.
+#
+# .. detail:: PyTorch 2.4
+#
+#    With ``weights_only=True``, torch 2.4 wraps this message in a
+#    :class:`pickle.UnpicklingError` whose first lines suggest
+#    ``weights_only=False``; that would not help, since the device is the
+#    problem. Torch 2.13 raises the :class:`RuntimeError` itself.
 buffer.seek(0)
 state = torch.load(buffer, map_location="cpu", weights_only=True)
-assert all(tensor.device.type == "cpu" for tensor in state.values())
 restored = nn.Linear(3, 1)
 restored.load_state_dict(state)
 restored.to(device)
 print(f"loaded on cpu, model now on {restored.weight.device}")
+
+# %%
+# .. check:: torch 2.4 raised ``UnpicklingError``, 2.13 ``RuntimeError``; ``"cpu"`` loads on the CPU
+if not torch.cuda.is_available():
+    if torch.__version__.startswith("2.4."):
+        assert raised is pickle.UnpicklingError
+    if torch.__version__ >= "2.13":
+        assert raised is RuntimeError
+assert all(tensor.device.type == "cpu" for tensor in state.values())
 
 # %%
 # See also: :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`,

@@ -63,9 +63,12 @@ print("(w1 > 2).requires_grad:", (w1 > 2).requires_grad)
 # :attr:`~torch.Tensor.grad` (its ``name()`` carries a C++ namespace).
 for node, _ in loss.grad_fn.next_functions:
     print("input of", loss.grad_fn.name(), "->", None if node is None else node.name())
-assert loss.grad_fn.next_functions[0][0] is a.grad_fn
 accumulate = z.grad_fn.next_functions[1][0]
 print(accumulate.name(), "of the addition belongs to b:", accumulate.variable is b)
+
+# %%
+# .. check:: the loss's first input is the sigmoid's node; the addition's ``AccumulateGrad`` belongs to ``b``
+assert loss.grad_fn.next_functions[0][0] is a.grad_fn
 assert accumulate.variable is b
 
 # %%
@@ -90,6 +93,9 @@ plt.show()
 # this page goes through the graph again below.
 grad_w1, grad_b = torch.autograd.grad(loss, (w1, b), retain_graph=True)
 print(grad_w1, grad_b, "  w1.grad:", w1.grad)
+
+# %%
+# .. check:: ``torch.autograd.grad`` leaves ``w1.grad`` alone
 assert w1.grad is None
 
 # %%
@@ -107,6 +113,9 @@ eps = torch.finfo(torch.float32).eps
 relative = ((grad_w1 - by_hand_w1) / by_hand_w1).abs().item()
 print(f"relative difference of ∂L/∂w1: {relative / eps:.2f} eps")
 torch.testing.assert_close(grad_w1, by_hand_w1, atol=0, rtol=4 * eps)
+
+# %%
+# .. check:: autograd's ``∂L/∂b`` agrees with the hand calculation within 4·eps relative too
 torch.testing.assert_close(grad_b, by_hand_b, atol=0, rtol=4 * eps)
 
 # %%
@@ -141,13 +150,20 @@ plt.show()
 # :attr:`~torch.Tensor.grad`, which was ``None`` until now.
 print(loss.backward())
 print(w1.grad, b.grad)
+
+# %%
+# .. check:: ``backward`` puts into ``w1.grad`` the gradient ``torch.autograd.grad`` returned
 assert torch.equal(w1.grad, grad_w1)
 
 # %%
 # That call did not keep the graph, so the tensors it saved are gone and a
 # second pass through it fails (:ref:`its atlas entry <error-backward-twice>`
-# has the fix). What fails is reading a freed saved tensor: ``(w1 + 1).sum()``
-# saves none, and its graph runs twice (the two gradients of 1 add up).
+# has the fix).
+#
+# .. detail:: A graph that saves nothing
+#
+#    What fails is reading a freed saved tensor: ``(w1 + 1).sum()``
+#    saves none, and its graph runs twice (the two gradients of 1 add up).
 try:
     loss.backward()
 except RuntimeError as error:
@@ -159,6 +175,9 @@ twice = (w1 + 1).sum()
 twice.backward()
 twice.backward()
 print("two passes through a graph that saved nothing:", w1.grad)
+
+# %%
+# .. check:: the two passes' gradients of 1 add up to 2
 assert torch.equal(w1.grad, torch.tensor([2.0]))
 
 # %%
@@ -192,6 +211,9 @@ print("after .sum().backward():", t.grad[0])
 result = t * 5
 result.backward(gradient=torch.ones_like(result))
 print("after a second backward:", t.grad[0])
+
+# %%
+# .. check:: after the second backward every element's gradient is 10
 assert torch.equal(t.grad, torch.full((3, 5), 10.0))
 
 # %%
@@ -204,10 +226,16 @@ assert torch.equal(t.grad, torch.full((3, 5), 10.0))
 # is 5 times the identity.
 torch.optim.SGD([t], lr=0.1).zero_grad()
 print("after zero_grad:", t.grad)
-assert t.grad is None
 weights = torch.arange(15.0).reshape(3, 5)
 (t * 5).backward(gradient=weights)
 print(t.grad)
+
+# %%
+# .. check:: ``zero_grad()`` sets ``.grad`` to ``None``, and ``gradient=v`` gives ``5 * v``
+_held = torch.ones(2, requires_grad=True)
+_held.grad = torch.ones(2)
+torch.optim.SGD([_held], lr=0.1).zero_grad()
+assert _held.grad is None
 torch.testing.assert_close(t.grad, 5 * weights)
 
 # %%
@@ -221,10 +249,13 @@ torch.testing.assert_close(t.grad, 5 * weights)
 # ``t`` is 10, not the 15 it is without ``detach``.
 t = torch.rand((3, 5), requires_grad=True)
 detached_t = t.detach()
-assert detached_t.data_ptr() == t.data_ptr()
 print("detached_t:", detached_t.requires_grad, detached_t.grad_fn)
 (t * 10 + detached_t * 5).sum().backward()
 print(t.grad[0])
+
+# %%
+# .. check:: the detached tensor shares ``t``'s memory; ``t``'s gradient is 10 with ``detach``, 15 without
+assert detached_t.data_ptr() == t.data_ptr()
 assert torch.equal(t.grad, torch.full((3, 5), 10.0))
 assert torch.autograd.grad((t * 10 + t * 5).sum(), t)[0].eq(15).all()
 
@@ -255,6 +286,9 @@ with torch.no_grad():
     detached_result = t * 5
 print("detached_result:", detached_result.requires_grad, detached_result.grad_fn)
 (detached_result * t).sum().backward()
+
+# %%
+# .. check:: the gradient of ``(detached_result * t).sum()`` is ``detached_result``
 assert torch.equal(t.grad, detached_result)
 
 # %%
@@ -277,36 +311,43 @@ print("updated in place; still a leaf:", t.is_leaf, " requires_grad:", t.require
 # :class:`torch.inference_mode` goes further than ``no_grad``: tensors newly
 # created inside it, *inference tensors*, skip bookkeeping that only autograd
 # needs (they have no version counter), and stay inference tensors after the
-# block. Outside it, changing one in place is refused. A view of a normal
-# tensor taken inside the block is not one.
+# block. Outside it, changing one in place is refused.
+#
+# .. detail:: Views taken inside the block
+#
+#    A view of a normal tensor taken inside the block is not an inference
+#    tensor.
 with torch.inference_mode():
     inferred = t * 5
     flat = t.view(-1)
 print("inference:", inferred.is_inference(), " requires_grad:", inferred.requires_grad)
-assert not flat.is_inference()
 
-# sphinx_gallery_start_ignore
-for attempt in (lambda: inferred._version, lambda: inferred.add_(1)):
+# %%
+# .. check:: inference tensors have no version counter and refuse in-place changes; the view is not one
+assert not flat.is_inference()
+for _refused in (lambda: inferred._version, lambda: inferred.add_(1)):
     try:
-        attempt()
+        _refused()
     except RuntimeError as error:
-        message = str(error)
+        _message = str(error)
     else:
         raise AssertionError("an inference tensor should refuse this")
-    assert "nference tensor" in message
-# sphinx_gallery_end_ignore
+    assert "nference tensor" in _message
 
 # %%
 # In a recorded computation, an inference tensor is fine as long as autograd
 # need not *save* it: the gradient of ``inferred + t`` does not depend on
 # ``inferred``. The gradient of ``inferred * t`` with respect to ``t`` is
 # ``inferred`` itself, which autograd would have to save, so that product
-# fails at once, in the forward pass. The message's advice is broader than
-# the rule (the sum was recorded), but its fix is right: a
+# fails at once, in the forward pass. The message's fix is right: a
 # :meth:`~torch.Tensor.clone` made outside the block is a normal tensor.
+#
+# .. detail:: The message's advice
+#
+#    The message's advice is broader than the rule: the sum above was
+#    recorded.
 t.grad = None
 (inferred + t).sum().backward()
-assert torch.equal(t.grad, torch.ones(3, 5))
 try:
     inferred * t
 except RuntimeError as error:
@@ -315,8 +356,12 @@ else:
     raise AssertionError("autograd should refuse to save an inference tensor")
 t.grad = None
 (inferred.clone() * t).sum().backward()
-torch.testing.assert_close(t.grad, inferred)
 print("with a clone it works; is_inference:", inferred.clone().is_inference())
+
+# %%
+# .. check:: the sum's gradient does not depend on ``inferred``; with a clone, the product's is ``inferred``
+assert torch.equal(torch.autograd.grad((inferred + t).sum(), t)[0], torch.ones(3, 5))
+torch.testing.assert_close(t.grad, inferred)
 
 # %%
 # Check gradients: ``torch.autograd.gradcheck``
@@ -343,9 +388,12 @@ class Softplus(torch.autograd.Function):
 
 
 x = torch.randn(4, dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(Softplus.apply, (x,)))
+
+# %%
+# .. check:: ``Softplus`` computes ``F.softplus``, whose derivative autograd gives as ``sigmoid(x)``
 torch.testing.assert_close(Softplus.apply(x), F.softplus(x))
 torch.testing.assert_close(torch.autograd.grad(F.softplus(x).sum(), x)[0], x.sigmoid())
-print(torch.autograd.gradcheck(Softplus.apply, (x,)))
 
 # %%
 # Its defaults (``eps=1e-6``, ``atol=1e-5``) are made for float64: in float32
@@ -358,7 +406,11 @@ with warnings.catch_warnings():
     passed = torch.autograd.gradcheck(Softplus.apply, (x32,), raise_exception=False)
     loose = torch.autograd.gradcheck(Softplus.apply, (x32,), eps=1e-2, atol=1e-3)
 print("float32, defaults:", passed, "  eps=1e-2, atol=1e-3:", loose)
+
+# %%
+# .. check:: in float32 the defaults fail the correct ``backward``; the larger ``eps`` and ``atol`` pass it
 assert not passed
+assert loose
 
 # %%
 # A ``backward`` with a mistake in it (the derivative of ``eˣ`` instead of

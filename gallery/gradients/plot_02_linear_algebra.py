@@ -42,6 +42,9 @@ print(v)
 for row, rhs in zip(A, b, strict=True):
     terms = " + ".join(f"({c:g})·{value:.4f}" for c, value in zip(row, v, strict=True))
     print(f"{terms} = {(row @ v).item():.4f}   (want {rhs.item():g})")
+
+# %%
+# .. check:: the answer satisfies the three equations, and is (1, 2, 3) up to float32 rounding
 torch.testing.assert_close(A @ v, b)
 torch.testing.assert_close(v, torch.tensor([1.0, 2.0, 3.0]), atol=0, rtol=1e-6)
 
@@ -60,6 +63,9 @@ torch.manual_seed(0)
 A_batch, B_batch = torch.randn(2, 3, 3), torch.randn(2, 3, 5)
 X_batch = torch.linalg.solve(A_batch, B_batch)
 print("X:", tuple(X_batch.shape))
+
+# %%
+# .. check:: one call solves every system, and the second answer is the one a separate call gives
 assert torch.allclose(A_batch @ X_batch, B_batch, atol=1e-5)
 torch.testing.assert_close(X_batch[1], torch.linalg.solve(A_batch[1], B_batch[1]))
 
@@ -67,10 +73,16 @@ torch.testing.assert_close(X_batch[1], torch.linalg.solve(A_batch[1], B_batch[1]
 # The leading dimensions :term:`broadcast <broadcasting>`, as in arithmetic:
 # one matrix against a batch of right-hand sides, or a batch of matrices
 # against one set of them.
+solved = []
 for shapes in (((3, 3), (4, 3, 5)), ((2, 3, 3), (3, 5))):
     A_case, B_case = (torch.randn(shape) for shape in shapes)
     X_case = torch.linalg.solve(A_case, B_case)
+    solved.append((A_case, B_case, X_case))
     print(f"A {shapes[0]}, B {shapes[1]} -> X {tuple(X_case.shape)}")
+
+# %%
+# .. check:: with broadcast leading dimensions, every system is solved
+for A_case, B_case, X_case in solved:
     assert torch.allclose(A_case @ X_case, B_case.expand_as(X_case), atol=1e-4)
 
 # %%
@@ -95,8 +107,11 @@ conditions = np.array([torch.linalg.cond(hilbert[n]).item() for n in sizes])
 growth = conditions[1:] / conditions[:-1]
 for n, cond, factor in zip(sizes[1:], conditions[1:], growth, strict=True):
     print(f"n = {n:2}: condition number {cond:.1e}, {factor:.0f} times that of n - 1")
-assert np.all((growth > 15) & (growth < 50))
 print(f"n = 12 with NumPy: condition number {np.linalg.cond(hilbert[12].numpy()):.1e}")
+
+# %%
+# .. check:: the condition number grows 15 to 50 times each time ``n`` grows by one
+assert np.all((growth > 15) & (growth < 50))
 
 # %%
 # For each size, take the true solution ``x = (1, 1, ..., 1)``, compute
@@ -156,14 +171,14 @@ for ax, top in zip(axes, (1.0, 1e4), strict=True):
 fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4)
 plt.show()
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: residuals: ``solve`` below 10·eps, ``inv`` past 1000·eps and 10 times ``solve``'s from n = 4
 for dtype in dtypes:
     eps = torch.finfo(dtype).eps
     solve_res, inv_res = results["solve", dtype][0], results["inv", dtype][0]
     assert np.all(solve_res < 10 * eps), (dtype, solve_res)
     assert inv_res.max() > 1e3 * eps, (dtype, inv_res)
     assert np.all(inv_res[2:] > 10 * np.maximum(solve_res[2:], eps / 100))
-# sphinx_gallery_end_ignore
 
 # %%
 # For ``solve``, (condition number)·eps bounds the error: it stays below
@@ -172,12 +187,25 @@ for dtype in dtypes:
 # correct digit. Part of the loss happens before any solver runs: rounding
 # ``H`` and ``b`` to float32 changes the problem, and from ``n = 8`` on the
 # exact answer of the rounded problem ("data") is more than 100 % off.
+#
+# .. detail:: On another machine
+#
+#    The "data" column depends only on how ``H`` and ``b`` round to float32,
+#    the same on every IEEE 754 machine to the digits shown. The ``solve``
+#    and ``inv`` columns depend also on the order in which the :term:`BLAS`
+#    and LAPACK (the standard library of factorisations and solvers built on
+#    BLAS) routines of this build round, which differs between PyTorch
+#    versions and CPUs: another machine prints other digits, and past
+#    cond·eps = 1 other errors, equally meaningless.
 eps32, eps64 = torch.finfo(torch.float32).eps, torch.finfo(torch.float64).eps
 errors32 = {way: results[way, torch.float32][1] for way in ways}
 print(" n  cond·eps     data    solve      inv   (float32 relative errors)")
 for k in range(3, 9):
     row = " ".join(f"{errors32[way][k]:8.1e}" for way in ("data", "solve", "inv"))
     print(f"{sizes[k]:2}  {conditions[k] * eps32:8.1e} {row}")
+
+# %%
+# .. check:: errors: ``solve`` below 10·cond·eps; cond·eps past 1 from n = 6 and n = 12; "data" over 100 % from n = 8
 for dtype in dtypes:
     bound = 10 * conditions * torch.finfo(dtype).eps
     assert np.all(results["solve", dtype][1] < bound), dtype
@@ -187,13 +215,7 @@ assert np.all(errors32["data"][6:] > 1)  # n >= 8
 assert errors32["solve"].max() > 1
 
 # %%
-# The "data" column depends only on how ``H`` and ``b`` round to float32, the
-# same on every IEEE 754 machine to the digits shown. The ``solve`` and ``inv``
-# columns depend also on the order in which the :term:`BLAS` and LAPACK (the
-# standard library of factorisations and solvers built on BLAS) routines of
-# this build round, which differs between PyTorch versions and CPUs: another
-# machine prints other digits, and past cond·eps = 1 other errors, equally
-# meaningless. When cond·eps nears 1, use float64 or reformulate.
+# When cond·eps nears 1, use float64 or reformulate.
 #
 # Solving is also faster
 # ----------------------
@@ -241,6 +263,9 @@ check_timing("the fixed cost dominates", fixed, above=10, clock="thread CPU time
 S = torch.tensor([[2.0, 1.0], [1.0, 2.0]])
 print("eigvalsh:", torch.linalg.eigvalsh(S))
 eigenvalues, eigenvectors = torch.linalg.eigh(S)
+
+# %%
+# .. check:: ``eigh``'s columns are eigenvectors, and its eigenvalues ascend
 torch.testing.assert_close(S @ eigenvectors, eigenvectors * eigenvalues)
 assert torch.all(eigenvalues[:-1] <= eigenvalues[1:])
 
@@ -252,6 +277,9 @@ assert torch.all(eigenvalues[:-1] <= eigenvalues[1:])
 rotation = torch.tensor([[0.0, -1.0], [1.0, 0.0]])
 print("eigvals:", torch.linalg.eigvals(rotation))
 values, vectors = torch.linalg.eig(rotation)
+
+# %%
+# .. check:: ``eig`` returns complex eigenvalues, and its columns are eigenvectors of the rotation
 assert values.is_complex()
 torch.testing.assert_close(rotation.to(vectors.dtype) @ vectors, vectors * values)
 
@@ -266,6 +294,9 @@ print("vector_norm([3, 4]):", torch.linalg.vector_norm(torch.tensor([3.0, 4.0]))
 print("matrix_norm(S):       ", torch.linalg.matrix_norm(S))
 print("matrix_norm(S, ord=2):", torch.linalg.matrix_norm(S, ord=2))
 print("cond(S):              ", torch.linalg.cond(S))
+
+# %%
+# .. check:: ``"fro"`` flattens, ``ord=2`` is the largest singular value, ``cond`` the ratio; they are ``S``'s ``|λ|``
 singular = torch.linalg.svdvals(S)
 torch.testing.assert_close(torch.linalg.matrix_norm(S), torch.linalg.vector_norm(S))
 torch.testing.assert_close(torch.linalg.matrix_norm(S, ord=2), singular[0])
@@ -277,8 +308,12 @@ torch.testing.assert_close(singular, eigenvalues.abs().sort(descending=True).val
 # -------------------------
 # :mod:`torch.linalg` is modelled on :mod:`numpy.linalg`, with mostly the same
 # function names and arguments. On one well-conditioned float64 matrix the two
-# agree up to float64 rounding. The differences printed depend on the LAPACK
-# build each library uses: another machine prints others, or zeros.
+# agree up to float64 rounding.
+#
+# .. detail:: The differences printed
+#
+#    The differences printed depend on the LAPACK build each library uses:
+#    another machine prints others, or zeros.
 torch.manual_seed(0)
 A64, b64 = torch.randn(4, 4, dtype=torch.float64), torch.randn(4, dtype=torch.float64)
 S64 = A64 + A64.T
@@ -293,8 +328,12 @@ pairs = {
 }
 for name, (ours, theirs) in pairs.items():
     theirs = torch.as_tensor(theirs)
-    torch.testing.assert_close(ours, theirs, atol=1e-13, rtol=1e-13)
     print(f"{name:9} largest difference {(ours - theirs).abs().max().item():.1e}")
+
+# %%
+# .. check:: PyTorch and NumPy agree within 1e-13, absolute and relative
+for ours, theirs in pairs.values():
+    torch.testing.assert_close(ours, torch.as_tensor(theirs), atol=1e-13, rtol=1e-13)
 
 # %%
 # When there is no unique solution
@@ -306,12 +345,17 @@ for name, (ours, theirs) in pairs.items():
 # is twice the first. Rounding often leaves a tiny pivot instead. For the
 # 3-by-3 matrix (each row is the one before plus ``(3, 3, 3)``), the float64
 # LU of the build that made this page does: ``solve`` returns an answer of
-# size 10¹⁵, and ``A x - b`` is far from 0; other builds raise. Whether a
-# pivot is exactly 0 depends on the matrix, the dtype and the build. With one entry of the first matrix changed by 10⁻¹⁰, ``solve``
-# returns the right answer, of size 10¹⁰. The condition number warns in all
-# three cases: from about 1/eps on, the matrix is singular as far as the dtype
-# can tell. For a singular matrix the true value is infinite; the finite one
-# printed is rounding noise, and differs between builds.
+# size 10¹⁵, and ``A x - b`` is far from 0. With one entry of the first matrix
+# changed by 10⁻¹⁰, ``solve`` returns the right answer, of size 10¹⁰. The
+# condition number warns in all three cases: from about 1/eps on, the matrix
+# is singular as far as the dtype can tell.
+#
+# .. detail:: Other builds
+#
+#    Other builds raise for the 3-by-3 matrix. Whether a pivot is exactly 0
+#    depends on the matrix, the dtype and the build. For a singular matrix
+#    the true condition number is infinite; the finite one printed is
+#    rounding noise, and differs between builds.
 cases = {  # name: (A, b)
     "singular 2x2": ([[1.0, 2.0], [2.0, 4.0]], [1.0, 3.0]),
     "singular 3x3": ([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [1.0, 0, 0]),
@@ -329,19 +373,19 @@ for name, (rows, rhs) in cases.items():
     else:
         residuals[name] = (A_s @ x_s - b_s).abs().max().item()
         print(f"   largest |x| {x_s.abs().max():.1e}, |A x - b| {residuals[name]:.1e}")
+
+# %%
+# .. check:: the 2x2 raises, a 3x3 answer is huge and wrong, the nearly singular one is right; cond warns
 assert ("singular 2x2" in answers, "nearly singular" in answers) == (False, True)
 if "singular 3x3" in answers:  # a tiny pivot: a huge answer that is wrong
     huge = answers["singular 3x3"].abs().max() / 1e14
     assert min(huge, residuals["singular 3x3"]) > 1
 torch.testing.assert_close(A_s @ x_s, b_s)  # nearly singular: the true answer
 assert min(conds["singular 2x2"], conds["singular 3x3"]) * eps64 > 1
-
-# sphinx_gallery_start_ignore
 singular3 = torch.tensor(cases["singular 3x3"][0], dtype=torch.float64)
 if "singular 3x3" in answers:
     assert 0 < torch.linalg.lu_factor_ex(singular3).LU.diagonal().abs().min() < 1e-14
 assert conds["nearly singular"] > 1e10
-# sphinx_gallery_end_ignore
 
 # %%
 # A matrix that is not square does not describe a system ``solve`` can handle
@@ -378,6 +422,9 @@ by_hand_A = -torch.outer(by_hand_b, x.detach())
 print("∂L/∂b autograd:", b.grad)
 print("∂L/∂b by hand: ", by_hand_b)
 torch.testing.assert_close(b.grad, by_hand_b)
+
+# %%
+# .. check:: autograd's ``∂L/∂A`` is ``-(∂L/∂b) xᵀ`` too
 torch.testing.assert_close(A.grad, by_hand_A)
 
 # %%

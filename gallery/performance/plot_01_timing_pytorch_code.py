@@ -58,9 +58,12 @@ print(f"median of one call: {format_time(measurement.median)}")
 seen = set()  # the thread counts that a timed statement sees
 Timer("seen.add(torch.get_num_threads())", globals={"seen": seen}).timeit(5)
 print(f"threads inside a Timer: {seen}, outside: {torch.get_num_threads()}")
-assert seen == {1}, "a Timer runs its statement on one thread"
 first_line = repr(measurement).splitlines()[0]
 print(re.sub(r"0x[0-9A-Fa-f]+", "0x...", first_line))
+
+# %%
+# .. check:: a Timer runs its statement on one thread; a Measurement's first line holds an address
+assert seen == {1}, "a Timer runs its statement on one thread"
 assert re.search(r"0x[0-9A-Fa-f]+", first_line), "a Measurement's address"
 
 # %%
@@ -143,7 +146,7 @@ plt.show()
 
 # %%
 # Scaled up to the million numbers :func:`torch.sum` adds (an extrapolation,
-# from the proportional growth just checked), the loop takes a hundred times
+# from the proportional growth above), the loop takes a hundred times
 # longer than the loop over 10,000. A ratio compares like with like: the
 # loop's time is the quickest of nine runs in CPU time, so :func:`torch.sum`'s
 # is too (of five runs of ten calls), not one of the medians above, which
@@ -170,7 +173,7 @@ check_timing(claim, speedup, above=1000, clock="thread CPU time")
 # associative, and the loop adds left to right while :func:`torch.sum`
 # keeps several partial sums. float64 holds about 16 significant digits
 # (-log10 of its machine epsilon, ``eps`` of :class:`torch.finfo`, printed first);
-# the relative difference stays below 10⁻¹³, the tolerance checked here:
+# the relative difference stays below 10⁻¹³:
 print(f"float64 digits: {-np.log10(torch.finfo(torch.float64).eps):.1f}")
 subset = numbers[:10_000]
 loop_total, vectorised_total = python_sum(subset), torch.sum(subset)
@@ -226,11 +229,15 @@ for n in (64, 80):
 # product of a process also sets up cuBLAS, the GPU's :term:`BLAS` library,
 # so it is slower, and timed apart. :func:`~tutorial_utils.timing.benchmark`
 # does all of this: a warm-up call, then, before every reading of the clock,
-# the wait for the device that it was given (:func:`torch.cuda.synchronize`,
-# or :func:`torch.mps.synchronize` for an Apple GPU).
+# the wait for the device that it was given (:func:`torch.cuda.synchronize`
+# on a CUDA GPU).
 # On a machine with a CUDA GPU, this cell times one product three ways: ten
 # calls without synchronising, ten with, and the helper's own runs (the
 # rates that GPUs reach are the subject of the next page).
+#
+# .. detail:: Apple GPUs
+#
+#    For an Apple GPU, the helper waits with :func:`torch.mps.synchronize`.
 if torch.cuda.is_available():
     a_gpu = torch.randn(2048, 2048, device=device)
     b_gpu = torch.randn(2048, 2048, device=device)
@@ -273,15 +280,26 @@ else:
 # same :term:`dtype` (NumPy's default is float64, PyTorch's float32) and the
 # same number of threads. A Timer sets PyTorch's threads (``num_threads=``),
 # and ``threadpool_limits`` (from ``threadpoolctl``, installed with
-# scikit-learn) those of the BLAS library NumPy calls, if it recognises it:
-# the OpenBLAS of NumPy's pip packages for Linux and Windows, yes; Apple's
-# Accelerate, which they use on macOS 14 and later, no (the first line below
-# names what it found). PyTorch's x86 builds use Intel's MKL, so which
-# library wins depends on the machine.
+# scikit-learn) those of the BLAS library NumPy calls, if it recognises it
+# (the first line below names what it found). PyTorch's x86 builds use
+# Intel's MKL, so which library wins depends on the machine.
+#
+# .. detail:: BLAS libraries it recognises
+#
+#    ``threadpool_limits`` recognises the OpenBLAS of NumPy's pip packages
+#    for Linux and Windows. It does not recognise Apple's Accelerate, which
+#    those packages use on macOS 14 and later.
 blas = [lib["internal_api"] for lib in threadpool_info() if lib["user_api"] == "blas"]
 print(f"BLAS that threadpoolctl controls here: {', '.join(blas) or 'none'}")
 a, b = torch.randn(500, 500), torch.randn(500, 500)
 a_np, b_np = a.numpy(), b.numpy()  # the same numbers, shared with the tensors
+
+# %%
+# .. check:: NumPy computes the same product, and ``threadpool_limits`` sets its BLAS threads
+torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
+with threadpool_limits(limits=1, user_api="blas"):
+    limited = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+assert limited == [1] * len(blas), limited
 
 # %%
 # :class:`torch.utils.benchmark.Compare` lays the medians of several Timers
@@ -312,25 +330,21 @@ for threads in thread_counts:
             race.append(timer.blocked_autorange(min_run_time=0.2))
 table = str(Compare(race))
 print(table)
-assert not re.search(r"0x[0-9A-Fa-f]+", table), "a Compare table holds no address"
 for torch_run, numpy_run in zip(race[::2], race[1::2], strict=True):
     ratio = numpy_run.median / torch_run.median
     print(
         f"threads={torch_run.task_spec.num_threads}: NumPy's time / torch's = {ratio:.2f}"
     )
 
-# sphinx_gallery_start_ignore
-torch.testing.assert_close(torch.from_numpy(a_np @ b_np), a @ b, rtol=1e-4, atol=1e-4)
-with threadpool_limits(limits=1, user_api="blas"):
-    limited = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-assert limited == [1] * len(blas), limited
+# %%
+# .. check:: a Compare table holds no address, and ``blocked_autorange`` runs unmeasured calls first
+assert not re.search(r"0x[0-9A-Fa-f]+", table), "a Compare table holds no address"
 # blocked_autorange calls the statement before the calls it measures.
 calls = []
 counted = Timer("calls.append(1)", globals={"calls": calls}).blocked_autorange(
     min_run_time=0.01
 )
 assert len(calls) > counted.number_per_run * len(counted.times)
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

@@ -58,11 +58,14 @@ def matmul_flop(m: int, k: int, n: int) -> int:
 with FlopCounterMode(display=False) as counter:
     torch.randn(3, 4) @ torch.randn(4, 5)
 print(f"2·3·4·5 = {matmul_flop(3, 4, 5)}; counted: {counter.get_total_flops()}")
-assert counter.get_total_flops() == matmul_flop(3, 4, 5)
 x = torch.randn(3, 4)
 with FlopCounterMode(display=False) as uncounted:
     (x + x).exp().sum()
 print(f"x + x, exp, sum: counted {uncounted.get_total_flops()}")
+
+# %%
+# .. check:: the counter counts a product's 2·m·k·n and 0 for the rest; doubling n makes 8 times the work
+assert counter.get_total_flops() == matmul_flop(3, 4, 5)
 assert uncounted.get_total_flops() == 0
 assert matmul_flop(128, 128, 128) == 8 * matmul_flop(64, 64, 64)
 
@@ -85,25 +88,6 @@ print("   n        time   GFLOP/s")
 for n, timing in by_size.items():
     print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
 
-
-# sphinx_gallery_start_ignore
-# Slope of log(time) against log(n) from 128 to 1024, on quickest runs (other
-# programs only add time, and more to the longer products) of one thread:
-# about 3 (above 3 where the rate falls as n grows), well above n²'s 2.
-# Measured again, three times at most, if a busy machine upsets a bound.
-def slope():
-    quick = {}
-    for size in (128, 1024):
-        pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
-        timer = Timer("x @ y", globals=pair, timer=time.thread_time)
-        quick[size] = min(timer.timeit(2**20 // size**2 or 1).mean for _ in range(5))
-    return np.log(quick[1024] / quick[128]) / np.log(1024 / 128)
-
-
-thread = "thread CPU time"
-check_timing("time grows about as n³", slope, above=2.5, clock=thread, attempts=3)
-check_timing("time grows about as n³", slope, below=4, clock=thread, attempts=3)
-# sphinx_gallery_end_ignore
 
 # %%
 # An 8-by-8 product is too small to keep the CPU busy: the fixed cost of any
@@ -136,6 +120,30 @@ for ax in (ax_time, ax_rate):
 fig.suptitle(f"float32 n-by-n products, 1 thread, on {device_name('cpu')}")
 plt.show()
 
+
+# %%
+# .. check:: from n = 128 to 1024, the time grows about as n³, well above n²
+def slope():
+    """Slope of log(time) against log(n) from 128 to 1024.
+
+    On quickest runs (other programs only add time, and more to the longer
+    products) of one thread: about 3 (above 3 where the rate falls as n
+    grows), well above n²'s 2. Measured again, three times at most, if a
+    busy machine upsets a bound.
+    """
+    quick = {}
+    for size in (128, 1024):
+        with torch.random.fork_rng():
+            pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
+        timer = Timer("x @ y", globals=pair, timer=time.thread_time)
+        quick[size] = min(timer.timeit(2**20 // size**2 or 1).mean for _ in range(5))
+    return np.log(quick[1024] / quick[128]) / np.log(1024 / 128)
+
+
+thread = "thread CPU time"
+check_timing("time grows about as n³", slope, above=2.5, clock=thread, attempts=3)
+check_timing("time grows about as n³", slope, below=4, clock=thread, attempts=3)
+
 # %%
 # The hardware's peak
 # -------------------
@@ -144,14 +152,18 @@ plt.show()
 # the clock. A CPU's depends on its vector instructions, its core count and a
 # clock that varies with load and temperature, so this page does not guess
 # it. NVIDIA's datasheets give the peaks of its data-centre GPUs for each
-# kind of arithmetic, those of the Tensor Cores (TF32 and below) *with
-# sparsity*: for products where two of every four numbers of one matrix are
-# zero, and "1/2 lower without sparsity". The table below holds the dense
-# peaks that an ordinary product can approach (the TF32 figures halved) of the
-# H100 and the H200 (which has the H100 SXM's compute units), by the name that
-# :func:`torch.cuda.get_device_name` reports. A measured rate above the peak
-# means that the measurement is broken: most often, the clock was read
-# before the GPU had finished.
+# kind of arithmetic. The table below holds the dense peaks that an ordinary
+# product can approach of the H100 and the H200 (which has the H100 SXM's
+# compute units), by the name that :func:`torch.cuda.get_device_name`
+# reports. A measured rate above the peak means that the measurement is
+# broken: most often, the clock was read before the GPU had finished.
+#
+# .. detail:: Peaks with sparsity
+#
+#    The datasheets give the peaks of the Tensor Cores (TF32 and below)
+#    *with sparsity*: for products where two of every four numbers of one
+#    matrix are zero, and "1/2 lower without sparsity". The table's TF32
+#    figures are theirs halved.
 PEAK_FLOPS = {
     "NVIDIA H100 80GB HBM3": {"fp32": 67e12, "tf32": 495e12},
     "NVIDIA H200": {"fp32": 67e12, "tf32": 495e12},
@@ -171,15 +183,19 @@ print(f"{name}: {PEAK_FLOPS.get(name, 'no published peak in this table')}")
 # (copies there, product, copy back). On a GPU attached by PCIe, as are those
 # in the table above, the copies cannot be quicker than the link: a PCIe 5.0
 # x16 link carries about 64 GB/s each way, so the round trip's extra time
-# (checked) is more than the bytes copied would take at 200 GB/s. The GPU's
+# is more than the bytes copied would take at 200 GB/s. The GPU's
 # rate is compared with its peak for the arithmetic it used: on NVIDIA GPUs
 # from the Ampere generation on, cuBLAS can run a float32 product in
 # :term:`TF32`, less precise and, on data-centre GPUs such as the H100,
 # several times faster. PyTorch does so only when
 # asked: :func:`torch.set_float32_matmul_precision` with ``"high"`` or
-# ``"medium"`` (as below) or, since PyTorch 2.9,
-# ``torch.backends.cuda.matmul.fp32_precision = "tf32"``. With the default,
-# ``"highest"``, the product runs in fp32.
+# ``"medium"``, as below. With the default, ``"highest"``, the product runs
+# in fp32.
+#
+# .. detail:: PyTorch 2.9 and later
+#
+#    Since PyTorch 2.9, ``torch.backends.cuda.matmul.fp32_precision = "tf32"``
+#    asks for TF32 too.
 if torch.cuda.is_available():
 
     def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -237,13 +253,17 @@ if nvidia and torch.cuda.get_device_capability() >= (8, 0):
             print(f"{setting!r}: {timing}, relative error {error:.1e}")
     finally:
         torch.set_float32_matmul_precision("highest")
-    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
     if "tf32" in PEAK_FLOPS.get(name, {}):  # the H100 and H200
         tf32_share = times["high"] / times["highest"]
         claim = "TF32 is several times faster"
         check_timing(claim, tf32_share, below=0.5, clock="wall clock")
 else:
     print("No NVIDIA GPU of the Ampere generation or later here: no TF32 to time.")
+
+# %%
+# .. check:: TF32 is less precise: over ten times the error of the float32 product
+if nvidia and torch.cuda.get_device_capability() >= (8, 0):
+    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
 
 # %%
 # Summary

@@ -69,6 +69,9 @@ class DigitsFromArrays(Dataset):
 loader = DataLoader(DigitsFromArrays(features, labels), batch_size=64, shuffle=True)
 sizes = [len(batch) for batch in loader.batch_sampler]
 print(f"{len(loader.dataset)} samples, {len(loader)} batches, the last of {sizes[-1]}")
+
+# %%
+# .. check:: every batch holds 64 samples but the last, which holds those left over
 assert sizes == [64] * (len(sizes) - 1) + [len(labels) % 64]
 
 # %%
@@ -76,12 +79,16 @@ assert sizes == [64] * (len(sizes) - 1) + [len(labels) % 64]
 # a :class:`torch.profiler.record_function` block: a label that a running
 # profiler records as a range with a start and an end, like an operator.
 # The batch is fetched with :func:`next` so that its fetching has a region
-# of its own. :meth:`~torch.optim.Optimizer.zero_grad` right after
-# :meth:`~torch.optim.Optimizer.step` is as good as before the forward pass
-# if ``train`` starts with no :term:`gradients <gradient>` left over, as
-# here (checked below): each :meth:`~torch.Tensor.backward` starts from none.
-# :meth:`prof.step() <torch.profiler.profile.step>` tells a profiler that a
-# step has ended. The function returns the :term:`loss` of every step.
+# of its own. :meth:`prof.step() <torch.profiler.profile.step>` tells a
+# profiler that a step has ended. The function returns the :term:`loss` of
+# every step.
+#
+# .. detail:: Why zero_grad after the step
+#
+#    :meth:`~torch.optim.Optimizer.zero_grad` right after
+#    :meth:`~torch.optim.Optimizer.step` is as good as before the forward pass
+#    if ``train`` starts with no :term:`gradients <gradient>` left over, as
+#    here: each :meth:`~torch.Tensor.backward` starts from none.
 REGIONS = ["data loading", "forward", "backward", "optimiser step"]
 
 
@@ -123,21 +130,22 @@ def train(loader, model, optimizer, steps=None, prof=None):
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
-assert not optimizer.state  # no momentum buffers before the first step
 cycle = schedule(wait=1, warmup=1, active=4, repeat=1)
 with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof:
     losses_before = train(loader, model, optimizer, steps=6, prof=prof)
+
+# %%
+# .. check:: momentum buffers appear in SGD's first step, no gradient is left, warm-up records nothing
+_fresh = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+assert not _fresh.state  # no momentum buffers before the first step
 assert all("momentum_buffer" in optimizer.state[p] for p in model.parameters())
 assert all(p.grad is None for p in model.parameters())  # reset by zero_grad
-
-# sphinx_gallery_start_ignore
 with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as probe:
     states = []  # (set up, recording) in the wait, warm-up and first active step
     for _ in range(3):
         states.append((probe.profiler is not None, torch.autograd._profiler_enabled()))
         probe.step()
 assert states == [(False, False), (True, False), (True, True)]
-# sphinx_gallery_end_ignore
 
 # %%
 # :meth:`~torch.profiler.profile.key_averages` adds up the recorded events
@@ -154,6 +162,9 @@ assert states == [(False, False), (True, False), (True, True)]
 # ten.
 averages = prof.key_averages()
 print(averages.table(sort_by="self_cpu_time_total", row_limit=10))
+
+# %%
+# .. check:: most rows are operators; backward functions, our regions and PyTorch's labels are there too
 names = {row.key for row in averages}
 assert set(REGIONS) | {"Optimizer.step#SGD.step", "ProfilerStep*"} <= names
 assert any(name.startswith("enumerate(DataLoader)#") for name in names)
@@ -171,9 +182,12 @@ print([child.name for child in region.cpu_children])
 own = region.self_cpu_time_total
 print(f"total {format_time(region.cpu_time_total * 1e-6)}, children", end=" ")
 print(f"{format_time(inside * 1e-6)}, self {format_time(own * 1e-6)}")
-assert (own, len(region.cpu_children)) == (region.cpu_time_total - inside, 1)
 wall = "the profiler's wall clock"
 check_timing("self time is the smaller part", own / inside, below=1, clock=wall)
+
+# %%
+# .. check:: the region has one child, and its self time is its total less that child's
+assert (own, len(region.cpu_children)) == (region.cpu_time_total - inside, 1)
 
 # %%
 # What "CPU time" means
@@ -208,9 +222,12 @@ print("quickest of 4 calls, and share:")
 for region, micros in before.items():
     share = micros / sum(before.values())
     print(f"{region:>14}: {format_time(micros * 1e-6):>9}, {share:4.0%}")
-assert all(sum(e.name == region for e in prof.events()) == 4 for region in REGIONS)
 others = max(before[region] for region in REGIONS[1:])  # all but data loading
 check_timing("loading takes longest", before[REGIONS[0]] / others, above=1, clock=wall)
+
+# %%
+# .. check:: each region was recorded four times, once in each active step
+assert all(sum(e.name == region for e in prof.events()) == 4 for region in REGIONS)
 
 # %%
 # A trace to look at
@@ -221,8 +238,7 @@ check_timing("loading takes longest", before[REGIONS[0]] / others, above=1, cloc
 # with its start and its length (a *complete* event, ``"ph": "X"``), and
 # entries of other kinds besides, such as the links and the names of the
 # threads. Given a name that ends in ``.gz``, it compresses the file with
-# gzip (torch 2.4 and 2.13 both do; its docstring does not say so), and
-# ``gzip.open`` reads it back. A trace viewer draws it as a timeline, a
+# gzip, and ``gzip.open`` reads it back. A trace viewer draws it as a timeline, a
 # track per thread with each event above those nested in it: the recorded
 # steps (``ProfilerStep#2`` to ``#5``; the waiting and warm-up steps are
 # not there), inside them our regions, inside those the operators, with
@@ -231,6 +247,11 @@ check_timing("loading takes longest", before[REGIONS[0]] / others, above=1, cloc
 # :download:`training_trace.json.gz <training_trace.json.gz>`, opens as it
 # is, compressed, in the Perfetto UI (``ui.perfetto.dev``, *Open trace
 # file*); W and S zoom, A and D pan.
+#
+# .. detail:: Compression by version
+#
+#    PyTorch 2.4 and 2.13 both compress a trace whose name ends in ``.gz``;
+#    the docstring of ``export_chrome_trace`` does not say so.
 prof.export_chrome_trace("training_trace.json.gz")
 with gzip.open("training_trace.json.gz", "rt") as file:
     trace = json.load(file)
@@ -238,11 +259,12 @@ complete = [event for event in trace["traceEvents"] if event.get("ph") == "X"]
 labels_seen = Counter(event["name"] for event in complete)
 print(f"{len(trace['traceEvents'])} entries, {len(complete)} complete events")
 print("our regions:", {region: labels_seen[region] for region in REGIONS})
+
+# %%
+# .. check:: the trace has every event with start and length, only steps #2 to #5, links and thread names
 assert all(labels_seen[region] == 4 for region in REGIONS)
 assert all(labels_seen[f"ProfilerStep#{step}"] == 1 for step in range(2, 6))
 assert labels_seen["ProfilerStep#0"] == labels_seen["ProfilerStep#1"] == 0
-
-# sphinx_gallery_start_ignore
 listed = Counter(event.name for event in prof.events())
 assert not listed - labels_seen - Counter({"ProfilerStep*": 4})
 assert all("ts" in event and "dur" in event for event in complete)
@@ -252,7 +274,6 @@ at = {(e["tid"], e["ts"], t) for e in complete for t in tags.values() if t in e[
 assert {event["ph"] for event in flows} == {"s", "f"}
 assert all((e["tid"], e["ts"], tags[e["ph"]]) in at for e in flows)
 assert any(event["name"] == "thread_name" for event in trace["traceEvents"])
-# sphinx_gallery_end_ignore
 
 # %%
 # Whole batches at once
@@ -265,9 +286,12 @@ assert any(event["name"] == "thread_name" for event in trace["traceEvents"])
 # indexing per tensor. :class:`~torch.utils.data.TensorDataset` accepts a
 # list of indices and returns a whole batch:
 dataset = TensorDataset(torch.from_numpy(features), torch.from_numpy(labels))
-assert dataset.tensors[0].data_ptr() == features.ctypes.data
 three = dataset[[0, 1, 2]]
 print([tuple(t.shape) for t in three])
+
+# %%
+# .. check:: ``torch.from_numpy`` copies nothing, and a list of indices fetches a whole batch
+assert dataset.tensors[0].data_ptr() == features.ctypes.data
 assert three[0].shape == (3, 64)
 assert torch.equal(three[1], digits.train_labels[:3])
 
@@ -285,13 +309,17 @@ batch_loader = DataLoader(
     batch_size=None,
     sampler=BatchSampler(RandomSampler(dataset), batch_size=64, drop_last=False),
 )
-assert [len(indices) for indices in batch_loader.sampler] == sizes
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof_after:
     losses_after = train(batch_loader, model, optimizer, steps=6, prof=prof_after)
 print("losses:", losses_after[:3], "...")
+
+# %%
+# .. check:: the batches are as many and as long as before, and the losses the same, bit for bit
+with torch.random.fork_rng():
+    assert [len(indices) for indices in batch_loader.sampler] == sizes
 assert torch.equal(losses_after, losses_before)
 
 # %%
@@ -309,7 +337,6 @@ per_step = [len(p.events()) // 4 for p in (prof, prof_after)]
 print(f"events recorded per step: {per_step[0]} before, {per_step[1]} after")
 share = after[REGIONS[0]] / max(after[region] for region in REGIONS[1:])
 check_timing("loading is no longer longest", share, below=1, clock=wall)
-assert per_step[0] > 5 * per_step[1]
 
 fig, ax = plt.subplots(figsize=(6, 2.2), layout="constrained")
 for row, (name, times) in enumerate((("before", before), ("after", after))):
@@ -323,6 +350,10 @@ ax.invert_yaxis()
 ax.set(xlabel="milliseconds (quickest of 4 calls each)", title="profiled regions")
 ax.legend(ncols=2, fontsize=8, loc="lower right")
 plt.show()
+
+# %%
+# .. check:: a step records far fewer events: over five times fewer
+assert per_step[0] > 5 * per_step[1]
 
 # %%
 # The speed-up, without the profiler
@@ -383,13 +414,13 @@ print(f"an epoch is {speedup:.1f} times faster")
 share = quickest["whole-batch loader"] / quickest["per-sample loader"]
 check_timing("whole batches make an epoch quicker", share, below=0.8, clock=thread)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: a ``timeit`` call makes two untimed warm-up calls before those it times
 calls = []
 counter = Timer("calls.append(None)", globals={"calls": calls})
 counter.timeit(4)
 counter.timeit(1)
 assert len(calls) == (2 + 4) + (2 + 1)  # two warm-up calls before each
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

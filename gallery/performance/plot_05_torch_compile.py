@@ -12,10 +12,14 @@ calls compiling pays off.
 # The times on this page were measured while the page ran, on the machine
 # the first line names; they change from run to run and machine to machine,
 # so the checks compare them only as ratios, with wide margins. The page
-# runs PyTorch on one thread (:func:`torch.set_num_threads`). Everything
-# here runs with PyTorch 2.4 and newer on Linux, where compiling for the CPU
-# needs a C++ compiler (PyTorch writes C++ code and compiles it); newer
-# Python versions, and Windows, need newer PyTorch releases.
+# runs PyTorch on one thread (:func:`torch.set_num_threads`). On Linux,
+# compiling for the CPU needs a C++ compiler (PyTorch writes C++ code and
+# compiles it).
+#
+# .. detail:: Versions and platforms
+#
+#    Everything here runs with PyTorch 2.4 and newer on Linux. Newer Python
+#    versions, and Windows, need newer PyTorch releases.
 import os
 import subprocess
 import sys
@@ -36,17 +40,6 @@ from tutorial_utils.timing import check_timing, format_time
 device = torch.device("cpu")
 torch.set_num_threads(1)
 print(environment_summary(device))
-
-# sphinx_gallery_start_ignore
-# Loading inductor imports torch.utils.mkldnn, whose TorchScript decorator
-# warns (DeprecationWarning, torch 2.13) inside torch: Python hides that from
-# a reader by default, but the page's test turns warnings into errors.
-import warnings
-
-warnings.filterwarnings(
-    "ignore", "`torch.jit.script_method` is deprecated", DeprecationWarning
-)
-# sphinx_gallery_end_ignore
 
 
 # %%
@@ -107,26 +100,30 @@ check_timing("an empty cache makes the first call slower", ratio, above=2, clock
 # %%
 # With an empty cache, the first call took more than twice as long. Much of
 # that time is the compiler's set-up. Inductor compiles small test programs
-# that check which vector instructions the CPU can run. Recent releases also
-# precompile a C++ header that every kernel includes. Then inductor compiles
-# the kernel. The second run found all of this in the folder.
+# that check which vector instructions the CPU can run. Then inductor
+# compiles the kernel. The second run found all of this in the folder.
 #
 # This page's own process now uses the same folder
 # (``TORCHINDUCTOR_CACHE_DIR``, read before each compilation), so it finds
-# the test programs compiled. The precompiled header is the exception:
-# inductor keeps it in the default folder, whatever
-# ``TORCHINDUCTOR_CACHE_DIR`` says, and builds it there once per machine.
-# The result of ``compiled_gelu`` agrees with the eager function and with
-# :func:`torch.nn.functional.gelu` (``approximate="tanh"``) up to rounding.
+# the test programs compiled. The result of ``compiled_gelu`` agrees with
+# the eager function and with :func:`torch.nn.functional.gelu`
+# (``approximate="tanh"``) up to rounding.
+#
+# .. detail:: The precompiled header
+#
+#    Recent releases also precompile, in the set-up, a C++ header that every
+#    kernel includes. Inductor keeps it in the default folder, whatever
+#    ``TORCHINDUCTOR_CACHE_DIR`` says, and builds it there once per machine.
 (inductor_folder,) = Path(cache_folder.name).glob("torchinductor_*")
 os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_folder)
 torch.manual_seed(0)
 x = torch.randn(10**6)
 y = compiled_gelu(x)
+
+# %%
+# .. check:: the results agree; the set-up compiled probes and a header, kept in the default folder
 torch.testing.assert_close(y, gelu(x))
 torch.testing.assert_close(y, F.gelu(x, approximate="tanh"))
-
-# sphinx_gallery_start_ignore
 # The first run set up the compiler: the probes' sources, and (2.13) a
 # precompiled header.
 written = list(Path(cache_folder.name).rglob("*"))
@@ -142,7 +139,6 @@ if hasattr(codecache, "_HEADER_DIR"):  # 2.13: the header is in the default fold
     assert not codecache._HEADER_DIR.startswith(str(inductor_folder))
 if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # the defaults
     assert config.fx_graph_cache == (torch.__version__ >= (2, 13))
-# sphinx_gallery_end_ignore
 
 
 # %%
@@ -180,20 +176,24 @@ check_timing("the compiled function is quicker", speedup, above=1.2, clock=cpu)
 # writes for its CPU. Part of the gain is fusion: eight eager kernels, each
 # reading and writing at least 4 MB, and seven temporaries, become one
 # kernel that reads ``x`` once and writes once. Part need not be: that
-# kernel computes ``tanh`` itself (from ``exp`` in 2.4, with ATen's
-# vectorised ``tanh`` in 2.13), not with eager's ``tanh`` kernel, so
+# kernel computes ``tanh`` itself, not with eager's ``tanh`` kernel, so
 # ``tanh`` alone, with nothing to fuse, can run at another speed too,
 # depending on the build and the CPU. Here:
+#
+# .. detail:: Inductor's tanh by version
+#
+#    Inductor's kernel computes ``tanh`` from ``exp`` in PyTorch 2.4, and
+#    with ATen's vectorised ``tanh`` in 2.13.
 compiled_tanh = torch.compile(torch.tanh)
-torch.testing.assert_close(compiled_tanh(x), torch.tanh(x))
 alone = quickest({"eager": torch.tanh, "compiled": compiled_tanh}, x)
 print(f"tanh alone: compiled is {alone['eager'] / alone['compiled']:.1f} times as fast")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: compiled ``tanh`` agrees with eager; inductor computes it from ``exp`` in 2.4, not in 2.13
+torch.testing.assert_close(compiled_tanh(x), torch.tanh(x))
 if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # exp, or not
     decompose = getattr(torch._inductor.config.cpp, "use_decompose_tanh", True)
     assert decompose == (torch.__version__ < (2, 5))
-# sphinx_gallery_end_ignore
 
 # %%
 # When compiling pays off
@@ -252,7 +252,6 @@ with torch.no_grad():
     tic = time.perf_counter()
     logits = compiled_model(inputs)
     first_model_call = time.perf_counter() - tic
-    torch.testing.assert_close(logits, model(inputs))
     mlp = quickest({"eager": model, "compiled": compiled_model}, inputs)
 model_ratio = mlp["eager"] / mlp["compiled"]
 print(f"first call: {format_time(first_model_call)}")
@@ -262,6 +261,11 @@ share = first_model_call / first_calls["empty"]
 check_timing("the set-up is not paid again", share, below=1, clock=wall)
 check_timing("within a factor of two, either way", model_ratio, above=0.5, clock=cpu)
 check_timing("within a factor of two, either way", model_ratio, below=2, clock=cpu)
+
+# %%
+# .. check:: the compiled model returns the eager model's logits
+with torch.no_grad():
+    torch.testing.assert_close(logits, model(inputs))
 
 # %%
 # The model's first call compiled new code, and took less than the
@@ -287,9 +291,10 @@ check_timing("within a factor of two, either way", model_ratio, below=2, clock=c
 # shows when a compiled function compiles again, and how to find and remove
 # the places where Dynamo cannot record it.
 
-# sphinx_gallery_start_ignore
-# The process goes on to run other pages in the docs build: it forgets the
-# folder, which is removed.
+# %%
+# .. check:: the page leaves no cache folder behind, nor its process a setting that names it
 os.environ.pop("TORCHINDUCTOR_CACHE_DIR")
 cache_folder.cleanup()
-# sphinx_gallery_end_ignore
+# The process goes on to run other pages in the docs build: it forgets the
+# folder, which is removed.
+assert not Path(cache_folder.name).exists()

@@ -22,19 +22,6 @@ from tutorial_utils.environment import environment_summary
 
 print(environment_summary(torch.device("cpu")))
 
-# sphinx_gallery_start_ignore
-# Dynamo's explain loads inductor, which imports torch.utils.mkldnn, whose
-# TorchScript decorator warns (DeprecationWarning, torch 2.13) inside torch:
-# Python hides that from a reader by default, but the page's test turns
-# warnings into errors.
-import logging
-import warnings
-
-warnings.filterwarnings(
-    "ignore", "`torch.jit.script_method` is deprecated", DeprecationWarning
-)
-# sphinx_gallery_end_ignore
-
 # %%
 # The GELU of the previous page, eight element-wise operations, and a
 # million random numbers to call it on:
@@ -92,7 +79,6 @@ for dynamic in (False, True, None):
     compiled(torch.randn(4000, dtype=torch.float64))
     counts[dynamic].append(len(graphs))
     print(f"{dynamic!s:9} {counts[dynamic]}")
-assert counts == {False: [1, 2, 3, 4, 5], True: [1, 1, 1, 1, 2], None: [1, 2, 2, 2, 3]}
 
 fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
 calls = ["1,000", "2,000", "3,000", "4,000", "4,000\nfloat64"]
@@ -107,10 +93,15 @@ ax.set_title("sigmoid_twice, compiled once for each setting")
 ax.legend()
 plt.show()
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the counts plotted; what else compiles again under ``dynamic=None``; eight versions at most
+import logging
+
+assert counts == {False: [1, 2, 3, 4, 5], True: [1, 1, 1, 1, 2], None: [1, 2, 2, 2, 3]}
 # Sizes 0 and 1 and a new number of dimensions compile again under None.
-for shape in [(1,), (0,), (10, 10), (20, 20)]:
-    compiled(torch.randn(shape, dtype=torch.float64))
+with torch.random.fork_rng():
+    for shape in [(1,), (0,), (10, 10), (20, 20)]:
+        compiled(torch.randn(shape, dtype=torch.float64))
 assert len(graphs) == counts[None][-1] + 3
 for fn, calls in [  # per dimension, per input, a branch on a size: 3 graphs
     (sigmoid_twice, [[(10, 10)], [(20, 10)], [(20, 20)], [(30, 30)]]),
@@ -151,7 +142,6 @@ assert (len(graphs), limit, len(records)) == (8, 8, 1)
 torch._dynamo.explain(lambda t: t + 1)(x)  # resets: so a call compiles again
 compiled(torch.ones(1000))
 assert len(graphs) == 9
-# sphinx_gallery_end_ignore
 
 
 # %%
@@ -164,10 +154,17 @@ assert len(graphs) == 9
 # (``if x.shape[0] > 25``). ``dynamic=False`` compiles for every new size;
 # ``dynamic=True`` takes the size as symbolic at once. A new dtype compiles
 # again in all three. Dynamo keeps at most eight compiled versions of a
-# function (``torch._dynamo.config.cache_size_limit``, called
-# ``recompile_limit`` in newer versions); inputs that would need more run
-# eagerly (in 2.4, all calls from then on), with a warning in the log.
+# function; inputs that would need more run eagerly, with a warning in the
+# log.
 #
+# .. detail:: The limit by version
+#
+#    The limit is ``torch._dynamo.config.cache_size_limit``, called
+#    ``recompile_limit`` in newer versions. In PyTorch 2.4, from the first
+#    input that would need more, all calls run eagerly.
+
+
+# %%
 # Graph breaks
 # ------------
 # Dynamo records what it can and hands the rest back to Python: where it
@@ -189,11 +186,15 @@ def clip(x):
 
 explained = torch._dynamo.explain(gelu)(x)
 print(f"gelu: {explained.graph_count} graph, {explained.op_count} operations")
-assert (explained.graph_count, explained.op_count) == (1, 8)
 explained = torch._dynamo.explain(clip)(x)
 reason = explained.break_reasons[0]
 print(f"clip: {explained.graph_count} graphs, {explained.graph_break_count} break")
 print(f"reason: {reason.reason}, at line: {reason.user_stack[-1].line}")
+
+# %%
+# .. check:: ``gelu`` is one graph of eight operations; ``clip`` is two graphs, with one break
+_gelu = torch._dynamo.explain(gelu)(x)  # printed above
+assert (_gelu.graph_count, _gelu.op_count) == (1, 8)
 assert (explained.graph_count, explained.graph_break_count) == (2, 1)
 
 
@@ -216,6 +217,9 @@ explained = torch._dynamo.explain(clip_where)(x)
 print(
     f"clip_where: {explained.graph_count} graph, {explained.graph_break_count} breaks"
 )
+
+# %%
+# .. check:: ``clip_where``: one graph, ``clip``'s results; a branch not taken can make gradients NaN
 assert (explained.graph_count, explained.graph_break_count) == (1, 0)
 for sample in (x, x / 10_000):
     torch.testing.assert_close(clip_where(sample), clip(sample))
@@ -225,12 +229,10 @@ grads = [torch.autograd.grad(f(zero).sum(), zero)[0] for f in (clip, clip_where)
 torch.testing.assert_close(grads[0], grads[1])
 unsafe = torch.where(zero.norm() > 1, zero / zero.norm(), zero)
 assert torch.autograd.grad(unsafe.sum(), zero)[0].isnan().all()
-# sphinx_gallery_start_ignore
 # A finite value with an infinite gradient: sqrt at 0, in the branch not taken.
 steep = torch.where(zero > 0, zero.sqrt(), zero)
 assert steep.isfinite().all()
 assert torch.autograd.grad(steep.sum(), zero)[0].isnan().all()
-# sphinx_gallery_end_ignore
 
 # %%
 # ``fullgraph=True`` turns a graph break into an error, raised on the first

@@ -191,7 +191,10 @@ print("Exercise 4: right")
 torch.manual_seed(0)
 p, q = torch.randn(64, 64), torch.randn(64, 64)
 grads = torch.tensor([3e-9, 1e-4, 1.0])
-assert grads.half()[0] == 0  # 3e-9 is under half of float16's smallest, 2⁻²⁴
+
+# %%
+# .. check:: in float16, 3e-9 underflows to 0: it is under half of the smallest number, 2⁻²⁴
+assert grads.half()[0] == 0
 
 # %%
 # **Exercise 5.** Make ``product``: ``p @ q`` computed under CPU
@@ -357,8 +360,9 @@ assert len(graphs) == 4, (
 compiled(torch.ones(3))  # a size and dtype seen before: no new graph
 assert len(graphs) == 4, "Exercise 8: a size seen before compiled again"
 print("Exercise 8: right")
-# sphinx_gallery_start_ignore
+
+# %%
+# .. check:: code compiled for ``torch.cos`` is kept from one ``torch.compile`` of it to the next
 again = torch.compile(torch.cos, backend=counting_backend, dynamic=False)
 again(torch.ones(4))  # a new torch.compile of torch.cos: the kept code runs
 assert len(graphs) == 4
-# sphinx_gallery_end_ignore

@@ -60,6 +60,9 @@ plt.show()
 for values in ([1, 2], [1, 2.5], [True, False]):
     print(torch.tensor(values).dtype)
 print(torch.tensor([1, 2], dtype=torch.float64))
+
+# %%
+# .. check:: a single Python float makes the whole tensor the default dtype
 assert torch.tensor([1, 2.5]).dtype == torch.get_default_dtype()
 
 # %%
@@ -87,6 +90,9 @@ print("array:", numpy_array, " copied:", copied, " shared:", shared)
 
 shared[1] = 20
 print("array after writing through the tensor:", numpy_array)
+
+# %%
+# .. check:: the shared tensor's data pointer is the array's; the copy's is not
 assert shared.data_ptr() == numpy_array.ctypes.data  # one buffer, two names
 assert copied.data_ptr() != numpy_array.ctypes.data
 
@@ -110,7 +116,8 @@ print(torch.zeros(2, 3, dtype=torch.int16))
 print(torch.full((2, 2), 3.5))
 print(torch.eye(3))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: ``ones`` takes the shape either way, ``full`` only as a tuple; ``eye`` takes rows and columns
 assert torch.equal(torch.ones((2, 3)), torch.ones(2, 3))
 assert torch.equal(torch.eye(3) @ torch.full((3, 2), 2.0), torch.full((3, 2), 2.0))
 assert torch.eye(2, 3).shape == (2, 3)
@@ -119,7 +126,6 @@ try:
     raise AssertionError("torch.full took the shape as separate numbers")
 except TypeError:
     pass
-# sphinx_gallery_end_ignore
 
 # %%
 # Three functions make evenly spaced values, and they are easy to mix up. With
@@ -137,8 +143,7 @@ for name, t in spaced.items():
 
 # %%
 # On a number line the difference is plain: ``arange`` stops before 10,
-# ``linspace`` lands on it, and ``logspace`` is ``linspace`` in the exponent,
-# as the check under the plot confirms.
+# ``linspace`` lands on it, and ``logspace`` is ``linspace`` in the exponent.
 fig, axes = plt.subplots(3, 1, figsize=(8, 3.6), layout="constrained")
 for ax, (name, t) in zip(axes, spaced.items(), strict=True):
     ax.plot(t.numpy(), np.zeros(len(t)), "o", markersize=9, color="#0072B2")
@@ -147,6 +152,9 @@ for ax, (name, t) in zip(axes, spaced.items(), strict=True):
     ax.spines[["left", "right", "top"]].set_visible(False)
 axes[2].set(xscale="log", xlim=(30, 3e10), xlabel="value (log scale)")
 plt.show()
+
+# %%
+# .. check:: ``logspace`` is ``linspace`` in the exponent
 exponents = spaced["logspace(2, 10, 4)"].log10()
 torch.testing.assert_close(exponents, spaced["linspace(2, 10, 4)"])
 
@@ -157,6 +165,9 @@ torch.testing.assert_close(exponents, spaced["linspace(2, 10, 4)"])
 # want.
 risky = torch.arange(1, 1.3, 0.1)
 print(risky, torch.linspace(1, 1.2, 3))
+
+# %%
+# .. check:: ``torch.arange(1, 1.3, 0.1)`` lets its end in: four values, up to 1.3
 assert len(risky) == 4
 
 # %%
@@ -176,6 +187,19 @@ print("randint(0, 10, (5,)):", torch.randint(0, 10, (5,)))
 print("randperm(6):         ", torch.randperm(6))
 
 # %%
+# .. check:: each function draws from its range, ``randn`` with mean 0 and standard deviation 1
+assert uniform.min() >= 0
+assert uniform.max() < 1
+assert abs(normal.mean()) < 0.05
+assert abs(normal.std() - 1) < 0.05
+with torch.random.fork_rng():  # restores the default generator afterwards
+    draws = torch.randint(0, 10, (10_000,))
+    shuffled = torch.randperm(6)
+assert draws.min() == 0
+assert draws.max() == 9
+assert torch.equal(shuffled.sort().values, torch.arange(6))
+
+# %%
 # The histograms show the two shapes: flat between 0 and 1, and the bell
 # curve centred on 0, with the standard normal density drawn over it.
 fig, (ax_u, ax_n) = plt.subplots(1, 2, figsize=(9, 3), layout="constrained")
@@ -191,17 +215,26 @@ plt.show()
 
 # %%
 # The same seed gives the same numbers again, on every run, with one PyTorch
-# version on one machine: PyTorch's documentation on reproducibility does not
-# promise the same numbers across releases or platforms, nor between the CPU
-# and a GPU. Even two CPUs can differ: on one without AVX2 (a set of vector
-# instructions), :func:`torch.randn` takes another code path, whose numbers
-# differ in the last digits. Seed 1 gives these six:
+# version on one machine. Seed 1 gives these six:
+#
+# .. detail:: Across releases and machines
+#
+#    PyTorch's documentation on reproducibility does not promise the same
+#    numbers across releases or platforms, nor between the CPU and a GPU. Even
+#    two CPUs can differ: on one without AVX2 (a set of vector instructions),
+#    :func:`torch.randn` takes another code path, whose numbers differ in the
+#    last digits.
 torch.manual_seed(1)
 first = torch.rand(6)
 torch.manual_seed(1)
 again = torch.rand(6)
 print(first)
+
+# %%
+# .. check:: seed 1 gives the same six numbers again, the ones printed
 assert torch.equal(first, again)
+seed_1 = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
+torch.testing.assert_close(first, seed_1, atol=5e-5, rtol=0)
 
 # %%
 # :func:`torch.manual_seed` seeds the default generators (the CPU's, and
@@ -212,40 +245,42 @@ assert torch.equal(first, again)
 generator = torch.Generator().manual_seed(1)
 own = torch.rand(6, generator=generator)
 print(own)
+
+# %%
+# .. check:: the generator gives seed 1's six numbers and leaves the default stream as it was
 assert torch.equal(own, first)
 
-torch.manual_seed(5)
-expected = torch.rand(3)
-torch.manual_seed(5)
-torch.rand(100, generator=generator)  # draws from the private stream only
-assert torch.equal(torch.rand(3), expected)
-
-# sphinx_gallery_start_ignore
-assert uniform.min() >= 0
-assert uniform.max() < 1
-assert abs(normal.mean()) < 0.05
-assert abs(normal.std() - 1) < 0.05
-draws = torch.randint(0, 10, (10_000,))
-assert draws.min() == 0
-assert draws.max() == 9
-assert torch.equal(torch.randperm(6).sort().values, torch.arange(6))
-seed_1 = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
-torch.testing.assert_close(first, seed_1, atol=5e-5, rtol=0)
-# sphinx_gallery_end_ignore
+with torch.random.fork_rng():  # restores the default generator afterwards
+    torch.manual_seed(5)
+    expected = torch.rand(3)
+    torch.manual_seed(5)
+    torch.rand(100, generator=generator)  # draws from the private stream only
+    assert torch.equal(torch.rand(3), expected)
 
 # %%
 # Uninitialised, and shaped like another tensor
 # ---------------------------------------------
-# :func:`torch.empty` only reserves memory: its values are whatever that
-# memory held before, so never read them before writing. That is why this
-# page prints only its shape. It saves the time of filling a tensor you are
-# about to overwrite anyway. (With :func:`torch.use_deterministic_algorithms`
-# switched on, PyTorch by default fills it after all, with NaN or the
-# largest integer, so that runs repeat.)
+# By default, :func:`torch.empty` only reserves memory: its values are
+# whatever that memory held before, so never read them before writing. That
+# is why this page prints only its shape. It saves the time of filling a
+# tensor you are about to overwrite anyway.
+#
+# .. detail:: Deterministic mode
+#
+#    With :func:`torch.use_deterministic_algorithms` switched on, PyTorch by
+#    default fills it after all, with NaN or the largest integer, so that runs
+#    repeat.
 buffer = torch.empty(2, 3)
 print(buffer.shape, buffer.dtype)
 buffer.fill_(1.5)
 print(buffer)
+
+# %%
+# .. check:: with deterministic algorithms on, ``empty`` fills with NaN or the largest integer
+torch.use_deterministic_algorithms(True)
+assert torch.empty(3).isnan().all()
+assert (torch.empty(3, dtype=torch.int32) == torch.iinfo(torch.int32).max).all()
+torch.use_deterministic_algorithms(False)
 
 # %%
 # The ``*_like`` functions (:func:`torch.zeros_like`, :func:`torch.ones_like`,
@@ -275,7 +310,8 @@ else:
     raise AssertionError("torch.rand_like(counts) did not raise")
 print(torch.rand_like(counts, dtype=torch.float32).dtype)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the ``*_like`` functions take the tensor's device, and never a shape
 on_meta = template.to("meta")  # shapes and dtypes, no data; every build has it
 for make in [torch.zeros_like, torch.ones_like, torch.rand_like, torch.empty_like]:
     assert make(on_meta).device.type == "meta"
@@ -284,27 +320,30 @@ try:
     raise AssertionError("zeros_like accepted a shape")
 except TypeError:
     pass
-torch.use_deterministic_algorithms(True)
-assert torch.empty(3).isnan().all()
-assert (torch.empty(3, dtype=torch.int32) == torch.iinfo(torch.int32).max).all()
-torch.use_deterministic_algorithms(False)
-# sphinx_gallery_end_ignore
 
 # %%
 # Directly on a device
 # --------------------
 # A tensor lives on one device: the CPU or a GPU. PyTorch's usual idiom picks a
 # CUDA GPU when there is one: :func:`torch.cuda.is_available` is true when this
-# PyTorch was built with CUDA (NVIDIA's GPU platform) and finds a GPU. A PyTorch
-# built for ROCm (AMD's GPU platform) reuses the same :mod:`torch.cuda`
-# functions and the device name ``"cuda"`` for AMD GPUs. Apple's GPUs are
-# reached through the MPS backend instead (Metal Performance Shaders), tested
-# with :func:`torch.backends.mps.is_available` and named ``"mps"``.
+# PyTorch was built with CUDA (NVIDIA's GPU platform) and finds a GPU. Apple's
+# GPUs are reached through the MPS backend instead (Metal Performance Shaders),
+# tested with :func:`torch.backends.mps.is_available` and named ``"mps"``.
+#
+# .. detail:: ROCm builds
+#
+#    A PyTorch built for ROCm (AMD's GPU platform) reuses the same
+#    :mod:`torch.cuda` functions and the device name ``"cuda"`` for AMD GPUs.
 by_hand = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 if by_hand.type == "cpu" and torch.backends.mps.is_available():
     by_hand = torch.device("mps")  # Apple's GPU
 print("CUDA:", torch.cuda.is_available(), " MPS:", torch.backends.mps.is_available())
 print("chosen:", by_hand)
+
+# %%
+# .. check:: ``torch.cuda`` finds a GPU only in a CUDA or a ROCm build
+if torch.cuda.is_available():  # a CUDA or a ROCm build
+    assert torch.version.cuda is not None or torch.version.hip is not None
 
 # %%
 # Every factory function above takes ``device=``. Creating a tensor where it
@@ -318,24 +357,19 @@ moved = torch.zeros(2, 3).to(by_hand)
 print(on_device.device, moved.device, torch.equal(on_device, moved))
 if by_hand.type == "cpu":
     print("This machine has no GPU: both tensors are on the CPU.")
-else:
+
+# %%
+# .. check:: every factory function takes ``device=``; a GPU tensor's device has an index
+if by_hand.type != "cpu":
     assert by_hand.index is None  # asked for plain "cuda" (or "mps")
     assert on_device.device.index is not None  # got "cuda:0" (or "mps:0")
-
-# sphinx_gallery_start_ignore
 assert on_device.device.type == moved.device.type == by_hand.type
-if torch.cuda.is_available():  # a CUDA or a ROCm build
-    assert torch.version.cuda is not None or torch.version.hip is not None
 makers = [torch.zeros, torch.ones, torch.empty, torch.rand, torch.randn, torch.eye]
 made = [make(3, device="meta") for make in [*makers, torch.arange, torch.randperm]]
 made += [torch.full((2,), 3.5, device="meta"), torch.randint(0, 9, (2,), device="meta")]
 made += [torch.linspace(0, 1, 3, device="meta"), torch.logspace(0, 1, 3, device="meta")]
 made += [torch.zeros_like(template, device="meta"), torch.tensor([1.0], device="meta")]
 assert all(t.device.type == "meta" for t in made)
-# A machine whose accelerator is neither CUDA nor MPS (Intel XPU, ...) is
-# found by pick_device but not by the two tests above.
-assert device.type == by_hand.type or device.type not in ("cuda", "mps")
-# sphinx_gallery_end_ignore
 
 # %%
 # The first cell of every page makes this choice with
@@ -345,6 +379,12 @@ assert device.type == by_hand.type or device.type not in ("cuda", "mps")
 # :mod:`torch.accelerator` (PyTorch 2.6 and newer), which also knows other
 # accelerators such as Intel's XPU, and falls back on the two tests above.
 print("pick_device():", device, "  by hand:", by_hand)
+
+# %%
+# .. check:: ``pick_device()`` finds the CUDA or MPS device that the two tests find
+assert device.type == by_hand.type or device.type not in ("cuda", "mps")
+# A machine whose accelerator is neither CUDA nor MPS (Intel XPU, ...) is
+# found by pick_device but not by the two tests above.
 
 # %%
 # ``torch.device("cuda")`` is only a name: making it never fails, even

@@ -46,18 +46,6 @@ draw_tensors(
 plt.show()
 
 # %%
-# .. check:: the orange cells are the values each dtype changes
-_, float32, float16, bfloat16, int64, boolean = converted
-assert changed[1].tolist() == [0, 0, 1, 0, 0]
-assert float16.tolist()[2:] == [300.25, 2048, math.inf]
-assert bfloat16.tolist()[2:] == [300, 2048, 70144]
-assert int64.tolist() == [-2, 0, 300, 2049, 70000]
-assert boolean.tolist() == [True, False, True, True, True]
-for dtype, digits in [(torch.float16, 11), (torch.bfloat16, 8), (torch.float32, 24)]:
-    assert torch.finfo(dtype).eps == 2.0 ** (1 - digits)
-assert torch.finfo(torch.float16).max < 70000 < torch.finfo(torch.bfloat16).max
-
-# %%
 # Read it column by column:
 #
 # - ``float32`` rounds 300.3 to its 24 binary digits: a change far below the
@@ -70,6 +58,18 @@ assert torch.finfo(torch.float16).max < 70000 < torch.finfo(torch.bfloat16).max
 # - ``bool`` keeps only "is it non-zero?".
 for dtype, tensor in zip(shown[:2], converted[:2], strict=True):
     print(f"300.3 as {str(dtype).removeprefix('torch.')}: {tensor[2].item():.17f}")
+
+# %%
+# .. check:: each column changes the values as listed; the float dtypes keep 24, 11 and 8 binary digits
+_, float32, float16, bfloat16, int64, boolean = converted
+assert changed[1].tolist() == [0, 0, 1, 0, 0]
+assert float16.tolist()[2:] == [300.25, 2048, math.inf]
+assert bfloat16.tolist()[2:] == [300, 2048, 70144]
+assert int64.tolist() == [-2, 0, 300, 2049, 70000]
+assert boolean.tolist() == [True, False, True, True, True]
+for dtype, digits in [(torch.float16, 11), (torch.bfloat16, 8), (torch.float32, 24)]:
+    assert torch.finfo(dtype).eps == 2.0 ** (1 - digits)
+assert torch.finfo(torch.float16).max < 70000 < torch.finfo(torch.bfloat16).max
 
 # %%
 # The dtype table
@@ -99,13 +99,17 @@ for dtype in table_dtypes:
 
 # %%
 # ``torch.float`` *is* ``torch.float32`` (the same object, not a copy), and
-# ``torch.long`` *is* ``torch.int64``. The aliases echo C's type names, but
-# PyTorch fixes their sizes: ``torch.long`` is 64 bits on every platform, while
-# C's ``long`` has 32 on Windows. Two things in the table surprise people: a
+# ``torch.long`` *is* ``torch.int64``. Two things in the table surprise people: a
 # ``bool`` takes a whole byte, not one bit, and ``int32`` and ``float32`` take
 # the same four bytes but spend them differently. ``int32`` holds every whole
 # number up to about 2.1 billion; ``float32`` spans a far larger range with 24
-# binary digits, so above 2²⁴ = 16,777,216 it skips whole numbers:
+# binary digits, so above 2²⁴ = 16,777,216 it skips whole numbers.
+#
+# .. detail:: C's type names
+#
+#    The aliases echo C's type names, but PyTorch fixes their sizes:
+#    ``torch.long`` is 64 bits on every platform, while C's ``long`` has 32
+#    on Windows.
 print(torch.float is torch.float32, torch.long is torch.int64)
 print("16,777,217 as int32:  ", torch.tensor(16_777_217, dtype=torch.int32).item())
 print("16,777,217 as float32:", torch.tensor(16_777_217, dtype=torch.float32).item())
@@ -122,6 +126,9 @@ million = torch.zeros(10**6)
 print(million.dtype, million.nbytes / 1e6, "MB")
 view = million[:10]
 print(f"view: {view.nbytes} bytes; storage: {view.untyped_storage().nbytes()} bytes")
+
+# %%
+# .. check:: ``nbytes`` is elements times element size, halved in ``bfloat16``; a view keeps all 4 MB
 assert million.nbytes == million.numel() * million.element_size()
 assert view.untyped_storage().nbytes() == million.nbytes > 1000 * view.nbytes
 assert million.to(torch.bfloat16).nbytes == million.nbytes // 2
@@ -136,6 +143,9 @@ assert million.to(torch.bfloat16).nbytes == million.nbytes // 2
 # changed from a ``float32`` tensor; 0.5, which both hold exactly, does not.
 back = torch.tensor(0.1).item()
 print(torch.get_default_dtype(), back, back == 0.1)
+
+# %%
+# .. check:: 0.5 comes back from a ``float32`` tensor unchanged
 assert torch.tensor(0.5).item() == 0.5
 
 # %%
@@ -144,16 +154,23 @@ assert torch.tensor(0.5).item() == 0.5
 # :meth:`~torch.Tensor.double`, :meth:`~torch.Tensor.float`,
 # :meth:`~torch.Tensor.half` and :meth:`~torch.Tensor.long`. Prefer
 # :meth:`~torch.Tensor.to`, which also moves a tensor to another device
-# (``x.to(device, torch.float16)``). A conversion makes a new tensor in new
-# memory; asking for the dtype the tensor already has returns the tensor itself
-# (unless you pass ``copy=True``). Converting up adds no precision: ``t2`` holds
+# (``x.to(device, torch.float16)``). A conversion to another dtype makes a new
+# tensor in new memory. Converting up adds no precision: ``t2`` holds
 # ``float32`` values with zeros in their extra binary digits. A tensor that is
 # not empty prints its dtype unless it is ``int64``, ``bool``, the default
 # floating-point dtype (``float32`` unless changed) or its complex counterpart.
+#
+# .. detail:: Converting to the same dtype
+#
+#    Asking for the dtype the tensor already has returns the tensor itself,
+#    unless you pass ``copy=True``.
 torch.manual_seed(0)
 t = torch.rand(2, 3)
 t2 = t.type(torch.float64)
 print(t, t2, sep="\n")
+
+# %%
+# .. check:: the methods agree and copy, except to the same dtype; up and back is exact; which dtypes print
 assert all(torch.equal(t2, u) for u in (t.to(torch.float64), t.double()))
 assert t2.data_ptr() != t.data_ptr()
 assert t.to(torch.float32) is t
@@ -173,6 +190,9 @@ assert all("dtype" not in repr(x) for x in quiet)
 values = torch.tensor([-1.7, -0.5, 0.5, 2.5])
 print(values.to(torch.int64), values.round().to(torch.int64))
 print(torch.tensor([-1.0, 300.0]).clamp(0, 255).to(torch.uint8))
+
+# %%
+# .. check:: converting to an integer dtype drops the fraction, as ``trunc`` does
 assert torch.equal(values.to(torch.int64), values.trunc().to(torch.int64))
 
 # %%
@@ -209,8 +229,12 @@ print("pixels.sum() =", pixels.sum().item(), "as", pixels.sum().dtype)
 # :term:`dimensions <dimension>`) next to a tensor with dimensions, counts only
 # when of a higher kind: then a Python int brings ``int64``, a Python float the
 # default floating-point dtype, and a 0-d tensor its own dtype; two 0-d tensors
-# promote like any two tensors. The newer ``uint16``, ``uint32`` and ``uint64``
-# promote only with their own dtype and floating-point dtypes; any other raises.
+# promote like any two tensors.
+#
+# .. detail:: The newer unsigned dtypes
+#
+#    The newer ``uint16``, ``uint32`` and ``uint64`` promote only with their
+#    own dtype and floating-point dtypes; any other raises.
 i32 = torch.tensor([1, 2], dtype=torch.int32)
 f16 = torch.ones(2, dtype=torch.float16)
 pairs = [
@@ -227,7 +251,19 @@ pairs = [
 for label, a, b in pairs:
     result = a + b
     print(f"{label:21} -> {str(result.dtype).removeprefix('torch.')}")
-    assert result.dtype == torch.result_type(a, b)
+
+# %%
+# .. check:: each sum has the ``result_type`` dtype; floats beat integers; ``uint16/32/64`` meet only floats
+assert all((a + b).dtype == torch.result_type(a, b) for _, a, b in pairs)
+assert all(torch.promote_types(i, f) == f for i in integers for f in floats)
+for unsigned in (torch.uint16, torch.uint32, torch.uint64):
+    assert all(torch.promote_types(unsigned, f) == f for f in floats)
+    for other in [torch.bool, *integers, torch.complex64]:
+        try:
+            torch.promote_types(unsigned, other)
+            raise AssertionError(f"{unsigned} promoted with {other}")
+        except RuntimeError:
+            pass
 
 # %%
 # ``int8 + uint8`` gives ``int16`` because neither input can hold both -128
@@ -239,13 +275,16 @@ for label, a, b in pairs:
 # <error-matmul-dtype>` has the fix).
 a, b = torch.tensor([7, -7]), torch.tensor([2, 2])
 print(a / b, a // b, a < b.double())
-assert (a / b).dtype == torch.get_default_dtype()
 try:
     torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
 else:
     raise AssertionError("a float32 @ float64 product did not raise")
+
+# %%
+# .. check:: ``/`` of two integer tensors gives the default floating-point dtype
+assert (a / b).dtype == torch.get_default_dtype()
 
 # %%
 # The whole table of :func:`torch.promote_types` for the common dtypes fits
@@ -270,18 +309,6 @@ ax.set_xticks(np.arange(n) + 0.5, short)
 ax.set_yticks(np.arange(n) + 0.5, short)
 ax.tick_params(length=0, top=True, labeltop=True, bottom=False, labelbottom=False)
 plt.show()
-
-# sphinx_gallery_start_ignore
-for unsigned in (torch.uint16, torch.uint32, torch.uint64):
-    assert all(torch.promote_types(unsigned, f) == f for f in floats)
-    for other in [torch.bool, *integers, torch.complex64]:
-        try:
-            torch.promote_types(unsigned, other)
-            raise AssertionError(f"{unsigned} promoted with {other}")
-        except RuntimeError:
-            pass
-assert all(torch.promote_types(i, f) == f for i in integers for f in floats)
-# sphinx_gallery_end_ignore
 
 # %%
 # Read the ``i64`` row: an ``int64`` tensor meeting even a ``float16`` one
@@ -318,6 +345,9 @@ print("small + big:    ", small + big)
 print("small.add_(big):", small.add_(big))
 half = torch.tensor([1.0, 2.0], dtype=torch.float16)
 print("half.add_(1e5): ", half.add_(torch.tensor(1e5, dtype=torch.float64)))
+
+# %%
+# .. check:: in place, ``int32`` keeps its dtype and wraps around, and ``float16`` holds ``inf``
 assert small.dtype == torch.int32
 assert small[0] == 3_000_000_001 - 2**32
 assert half.isinf().all()
@@ -344,8 +374,9 @@ for numbers in (numbers64, numbers32):
     loop, summed = (abs(x.item() - exact) / exact for x in (total, torch.sum(numbers)))
     errors[numbers.dtype] = loop, summed
     print(f"{numbers.dtype!s:13} rel. error: loop {loop:.1e}  torch.sum {summed:.1e}")
-loop32, sum32 = errors[torch.float32]
-assert loop32 > 3 * eps > 3 * sum32
+
+# %%
+# .. check:: in ``float64`` both errors stay far below ``float32``'s ``eps``
 assert max(errors[torch.float64]) < eps / 1000
 
 # %%
@@ -353,13 +384,22 @@ assert max(errors[torch.float64]) < eps / 1000
 # running total sits among ``float32`` values far apart next to the numbers
 # added, so each addition rounds it, and the roundings add up.
 # :func:`torch.sum` instead sums parts of the numbers separately, then adds
-# those sums, which stay small; how it splits them, and so its exact error,
-# depends on the CPU and the thread count. Ones after 2²⁴ show the difference:
+# those sums, which stay small. Ones after 2²⁴ show the difference:
 # 2²⁴ + 1 rounds back to 2²⁴ (as 16,777,217 did above), so a loop would stay
 # at 2²⁴, while :func:`torch.sum` keeps the ones. The loop is also far slower
 # (:ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`).
+#
+# .. detail:: Other CPUs
+#
+#    How :func:`torch.sum` splits the numbers, and so its exact error,
+#    depends on the CPU and the thread count.
 ones_after = torch.cat([torch.tensor([2.0**24]), torch.ones(100)])
 print("torch.sum(ones_after) - 2**24 =", (torch.sum(ones_after) - 2**24).item())
+
+# %%
+# .. check:: in ``float32`` the loop's error is several ``eps``, and ``torch.sum`` keeps the ones
+loop32, sum32 = errors[torch.float32]
+assert loop32 > 3 * eps > 3 * sum32
 assert torch.sum(ones_after) > 2**24  # a loop from 2**24 would stay there
 
 # %%
@@ -370,6 +410,9 @@ assert torch.sum(ones_after) > 2**24  # a loop from 2**24 would stay there
 # rely on its result for such numbers. ``float64`` keeps the 1 either way.
 large = torch.tensor(1e8)
 print((large + 1) - large, (large - large) + 1, (large.double() + 1) - large)
+
+# %%
+# .. check:: in ``float32`` (1e8 + 1) - 1e8 is 0 and (1e8 - 1e8) + 1 is 1; ``float64`` keeps the 1
 assert (large + 1) - large == 0
 assert (large - large) + 1 == 1 == (large.double() + 1) - large
 

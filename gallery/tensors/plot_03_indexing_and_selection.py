@@ -40,6 +40,9 @@ selections = {
 }
 for title, select in selections.items():
     print(f"{title:13} shape {tuple(select(x).shape)!s:7} {select(x).tolist()}")
+
+# %%
+# .. check:: dimensions left out at the end mean all of it: ``x[1]`` is ``x[1, :]``
 assert torch.equal(x[1], x[1, :])
 
 # %%
@@ -48,7 +51,6 @@ assert torch.equal(x[1], x[1, :])
 # <error-index-out-of-bounds>` has the fix). Unlike lists, a tensor takes no
 # negative step: to reverse a dimension, use :func:`torch.flip`, which copies.
 print("x[1:100] has shape", tuple(x[1:100].shape))
-assert torch.equal(x[1:100], x[1:])
 try:
     x[5]
 except IndexError as error:
@@ -62,6 +64,12 @@ except ValueError as error:
 else:
     raise AssertionError("x[:, ::-1] did not raise")
 print(torch.flip(x, dims=[1]))
+
+# %%
+# .. check:: a range past the end is cut short, and ``torch.flip`` copies
+assert torch.equal(x[1:100], x[1:])
+flipped = torch.flip(x, dims=[1])
+assert flipped.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
 
 # %%
 # Indexing with integers and slices returns a :term:`view`: a new tensor that
@@ -82,12 +90,10 @@ for select in selections.values():
 draw_tensors([x] * len(selections), list(selections), groups=markers)
 plt.show()
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: each picture marks in orange exactly the cells its selection picks
 for select, marker in zip(selections.values(), markers, strict=True):
     assert int(marker.sum()) == select(marker).numel()
-flipped = torch.flip(x, dims=[1])
-assert flipped.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
-# sphinx_gallery_end_ignore
 
 # %%
 # Dimensions kept or dropped
@@ -108,7 +114,8 @@ for title, part in kept_or_dropped.items():
     print(f"{title:9} rank {part.dim()}  shape {tuple(part.shape)}")
 print("x[2, 3].item() =", x[2, 3].item(), type(x[2, 3].item()))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: an integer drops its dimension and a range of one keeps it, except ``-1:0``
 cube = torch.zeros(2, 3, 4)
 for dim, size in enumerate(cube.shape):
     before = (slice(None),) * dim
@@ -117,7 +124,6 @@ for dim, size in enumerate(cube.shape):
         assert cube[(*before, slice(i, i + 1))].dim() == cube.dim()
         assert cube[(*before, slice(i, i + 1))].shape[dim] == (0 if i == -1 else 1)
 assert x[-1:].shape == (1, 4)
-# sphinx_gallery_end_ignore
 
 # %%
 # Drawn, the difference is plain: a column picked with ``x[:, 0]`` comes out
@@ -135,8 +141,12 @@ plt.show()
 # positions, in that order, and may name a position twice (*integer
 # indexing*, also called advanced or fancy indexing). A list or tensor of
 # booleans of the same length, a *mask*, picks the positions where it is
-# ``True``. (A ``uint8`` tensor is still read as a mask, an old rule that now
-# gives a deprecation warning; other integer dtypes are refused.)
+# ``True``.
+#
+# .. detail:: Other integer dtypes
+#
+#    A ``uint8`` tensor is still read as a mask, an old rule that now gives a
+#    deprecation warning. Other integer dtypes are refused.
 torch.manual_seed(7)
 a = torch.rand(5)
 mask = torch.tensor([True, False, False, True, True])
@@ -144,7 +154,25 @@ print("a           ", a)
 print("a[2]        ", a[2])
 print("a[[4, 2, 2]]", a[[4, 2, 2]])
 print("a[mask]     ", a[mask])
+
+# %%
+# .. check:: an index picks in order, repeats allowed; ``int32`` indexes, ``uint8`` still masks, others fail
+import warnings
+
 assert a[[4, 2, 2]].tolist() == [a[4].item(), a[2].item(), a[2].item()]
+assert torch.equal(a[torch.tensor([4, 2], dtype=torch.int32)], a[[4, 2]])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    assert torch.equal(a[mask.to(torch.uint8)], a[mask])
+assert "deprecated" in str(caught[0].message)
+for dtype in (torch.int8, torch.int16):
+    try:
+        a[torch.tensor([4, 2], dtype=dtype)]
+    except IndexError:
+        continue
+    else:
+        raise AssertionError("a[torch.tensor([4, 2], dtype=dtype)] did not raise")
+    raise AssertionError(dtype)
 
 # %%
 # In pictures, the integer index ``[4, 2, 2]`` in orange and the mask in green:
@@ -175,10 +203,13 @@ columns = torch.tensor([2, 1, 0])
 print(matrix)
 print("matrix[rows]\n", matrix[rows])
 print("matrix[rows, columns]", matrix[rows, columns])
-pairs = zip(rows.tolist(), columns.tolist(), strict=True)
-assert matrix[rows, columns].tolist() == [matrix[r, c].item() for r, c in pairs]
 grid = matrix[rows.reshape(3, 1), columns]
 print("matrix[rows.reshape(3, 1), columns] has shape", tuple(grid.shape))
+
+# %%
+# .. check:: two index tensors pair rows with columns; a column of rows picks a whole grid
+pairs = zip(rows.tolist(), columns.tolist(), strict=True)
+assert matrix[rows, columns].tolist() == [matrix[r, c].item() for r, c in pairs]
 assert grid.tolist() == [[matrix[r, c].item() for c in columns] for r in rows]
 
 # %%
@@ -197,27 +228,12 @@ except IndexError as error:
 else:
     raise AssertionError("matrix[torch.tensor([True, False])] did not raise")
 
-# sphinx_gallery_start_ignore
-import warnings
-
+# %%
+# .. check:: a full mask picks elements row by row into rank 1; a mask of rows picks rows
 assert torch.equal(matrix[matrix > 0.8], matrix.flatten()[matrix.flatten() > 0.8])
 assert torch.zeros(2, 3, 4)[torch.ones(2, 3, 4, dtype=torch.bool)].shape == (24,)
 row_mask = matrix[:, 1] > 0.5
 assert torch.equal(matrix[row_mask], matrix[row_mask.nonzero().flatten()])
-assert torch.equal(a[torch.tensor([4, 2], dtype=torch.int32)], a[[4, 2]])
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    assert torch.equal(a[mask.to(torch.uint8)], a[mask])
-assert "deprecated" in str(caught[0].message)
-for dtype in (torch.int8, torch.int16):
-    try:
-        a[torch.tensor([4, 2], dtype=dtype)]
-    except IndexError:
-        continue
-    else:
-        raise AssertionError("a[torch.tensor([4, 2], dtype=dtype)] did not raise")
-    raise AssertionError(dtype)
-# sphinx_gallery_end_ignore
 
 # %%
 # View or copy
@@ -225,10 +241,13 @@ for dtype in (torch.int8, torch.int16):
 # Integer indices and slices give views. A list of integers, an integer
 # tensor with at least one dimension, or a mask gives a *copy*: a new tensor
 # with storage of its own, because the elements it picks need not lie at
-# regular steps in memory. (A rank-0 ``int64`` tensor counts as a plain
-# integer and gives a view. :meth:`~torch.Tensor.argmax` of a vector gives
-# one; of a matrix, without ``dim=``, it gives a position in the flattened
-# matrix, not a row.)
+# regular steps in memory.
+#
+# .. detail:: Rank-0 index tensors
+#
+#    A rank-0 ``int64`` tensor counts as a plain integer and gives a view.
+#    :meth:`~torch.Tensor.argmax` of a vector gives one; of a matrix, without
+#    ``dim=``, it gives a position in the flattened matrix, not a row.
 parts = {
     "matrix[1:3]": matrix[1:3],
     "matrix[[1, 2]]": matrix[[1, 2]],
@@ -240,6 +259,9 @@ for title, part in parts.items():
     same = part.untyped_storage().data_ptr() == matrix.untyped_storage().data_ptr()
     shares[title] = same
     print(f"{title:29} shares matrix's storage: {same}")
+
+# %%
+# .. check:: a slice and a rank-0 ``int64`` index give views; a list and a mask give copies
 assert list(shares.values()) == [True, False, False, True]
 
 # %%
@@ -252,28 +274,42 @@ clipped[clipped > 0.8][0] = -1.0  # writes into a copy: no effect
 print("after clipped[clipped > 0.8][0] = -1.0, min is still", clipped.min())
 clipped[clipped > 0.8] = 0.8
 print("after clipped[clipped > 0.8] = 0.8, max is", clipped.max())
+
+# %%
+# .. check:: the write into a copy is lost; the write through the mask clips ``clipped``
 assert torch.equal(clipped, matrix.clamp(max=0.8))
 
 # %%
 # Writing through an integer index with a repeated position does not add up:
-# the writes to that position replace one another, and when they write
-# different values, which one is kept is not defined (so says
-# :meth:`~torch.Tensor.index_put_`, which ``t[index] = values`` calls).
+# the writes to that position replace one another.
 # Python runs ``counts[[0, 0, 2]] += 1`` as: read ``counts[[0, 0, 2]]`` (a
 # copy), add 1, and write the three results back, two of them to position 0.
 # Both are 1, so position 0 ends up 1 larger, not 2. To accumulate, use
-# :meth:`~torch.Tensor.index_add_`, which adds every contribution:
+# :meth:`~torch.Tensor.index_add_`, which adds every contribution.
+#
+# .. detail:: Different values at one position
+#
+#    When the writes to a repeated position differ, which one is kept is not
+#    defined (so says :meth:`~torch.Tensor.index_put_`, which
+#    ``t[index] = values`` calls).
 counts = torch.zeros(3)
 counts[[0, 0, 2]] += 1
 print("counts[[0, 0, 2]] += 1:             ", counts)
-assert counts.tolist() == [1.0, 0.0, 1.0]
 counts = torch.zeros(3)
 counts.index_add_(0, torch.tensor([0, 0, 2]), torch.ones(3))
 print("counts.index_add_(0, [0, 0, 2], 1s):", counts)
-assert counts.tolist() == [2.0, 0.0, 1.0]
 counts = torch.zeros(3)
 counts[[0, 0]] = torch.tensor([1.0, 2.0])  # 1.0 or 2.0: not defined
+
+# %%
+# .. check:: ``+=`` through a repeated index adds once, ``index_add_`` every time; one write wins
 assert counts[0].item() in (1.0, 2.0)
+_once = torch.zeros(3)
+_once[[0, 0, 2]] += 1
+assert _once.tolist() == [1.0, 0.0, 1.0]
+_added = torch.zeros(3)
+_added.index_add_(0, torch.tensor([0, 0, 2]), torch.ones(3))
+assert _added.tolist() == [2.0, 0.0, 1.0]
 
 # %%
 # Summary

@@ -37,6 +37,9 @@ print(t1 + 1)
 print(t1 * t2)
 print(t1**2)
 print(torch.sqrt(t1))
+
+# %%
+# .. check:: ``*`` pairs the elements at the same position
 pairs = zip(t1.flatten().tolist(), t2.flatten().tolist(), strict=True)
 assert (t1 * t2).flatten().tolist() == [a * b for a, b in pairs]
 
@@ -51,6 +54,9 @@ assert (t1 * t2).flatten().tolist() == [a * b for a, b in pairs]
 # product, which is ``@`` (:func:`torch.matmul`): element ``[i, j]`` of
 # ``t1 @ t2`` is the sum of row ``i`` of ``t1`` times column ``j`` of ``t2``.
 print(t1 @ t2)
+
+# %%
+# .. check:: ``sqrt`` and ``/`` convert integers to the default dtype; ``@`` sums row times column
 assert torch.sqrt(t1).dtype == (t1 / t1).dtype == torch.get_default_dtype()
 assert torch.equal(torch.sqrt(t1), torch.sqrt(t1.to(torch.get_default_dtype())))
 assert (t1 @ t2)[1, 0] == (t1[1, :] * t2[:, 0]).sum()
@@ -66,7 +72,8 @@ normal = torch.normal(mean=0, std=1, size=(5, 2))
 product = torch.multiply(uniform, normal)
 print(product)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the product printed is ``uniform * normal``, with ``uniform`` in [-1, 1)
 expected = torch.tensor(
     [
         [0.4426, -0.3114],
@@ -80,7 +87,6 @@ assert torch.allclose(product, expected, rtol=0, atol=5e-5)
 assert torch.equal(product, uniform * normal)
 assert uniform.min() >= -1
 assert uniform.max() < 1
-# sphinx_gallery_end_ignore
 
 # %%
 # Comparisons
@@ -97,6 +103,9 @@ print(p1, p2)
 print("p1 > 3: ", p1 > 3)
 print("p1 < p2:", p1 < p2)
 print("how many p1 < p2:", (p1 < p2).sum().item(), " any:", (p1 < p2).any().item())
+
+# %%
+# .. check:: summing a ``bool`` tensor counts its ``True`` values
 assert (p1 < p2).sum() == (p1 < p2).tolist().count(True)
 
 # %%
@@ -112,6 +121,9 @@ print("0.1 + 0.2 == 0.3:       ", (tenths.sum() == three_tenths).item())
 print("isclose(0.1 + 0.2, 0.3):", torch.isclose(tenths.sum(), three_tenths).item())
 print("torch.equal(p1, p1.clone()):", torch.equal(p1, p1.clone()))
 print("torch.equal(p1, p1[:4]):    ", torch.equal(p1, p1[:4]))
+
+# %%
+# .. check:: in ``float64``, as with Python's floats, 0.1 + 0.2 == 0.3 is false
 assert (tenths.sum() == three_tenths).item() == (0.1 + 0.2 == 0.3)
 
 # %%
@@ -143,7 +155,6 @@ column = torch.tensor([[0], [10], [20]])
 row = torch.tensor([[1, 2, 3, 4]])
 table = column + row
 print(table)
-assert torch.equal(table, column.expand(3, 4) + row.expand(3, 4))
 draw_tensors(
     [column, row, column.expand(3, 4), row.expand(3, 4), table],
     ["column (3, 1)", "row (1, 4)", "column stretched", "row stretched", "sum (3, 4)"],
@@ -158,6 +169,10 @@ draw_tensors(
 plt.show()
 
 # %%
+# .. check:: the sum is the two stretched tensors added element by element
+assert torch.equal(table, column.expand(3, 4) + row.expand(3, 4))
+
+# %%
 # Stretching copies nothing: :meth:`~torch.Tensor.expand` returns a
 # :term:`view` that reads the same elements again and again, from the memory
 # of the original. Its :term:`stride` along the stretched dimension is 0
@@ -166,6 +181,9 @@ plt.show()
 stretched = column.expand(3, 4)
 print("same memory as column:", stretched.data_ptr() == column.data_ptr())
 print("stride:", stretched.stride())
+
+# %%
+# .. check:: the stretched view reads ``column``'s memory, no more of it, with stride 0
 assert stretched.data_ptr() == column.data_ptr()
 assert stretched.untyped_storage().nbytes() == column.untyped_storage().nbytes()
 assert stretched.stride()[1] == 0
@@ -185,7 +203,8 @@ print(torch.ones(2, 3, 4).sum())
 print(torch.mean(uniform, axis=0))
 print(torch.ones(2, 3, 4).sum(dim=(0, 2)))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: with no ``dim=`` a reduction gives rank 0; ``dim=`` drops that dimension, or each in a tuple
 for reduce in (torch.sum, torch.mean, torch.std, torch.max):
     assert reduce(uniform).dim() == 0
 assert torch.mean(uniform, axis=0).shape == uniform.shape[1:]
@@ -195,14 +214,18 @@ assert torch.allclose(
 torch.testing.assert_close(torch.mean(uniform, axis=0), uniform.sum(dim=0) / 5)
 cube = torch.arange(24.0).reshape(2, 3, 4)
 assert torch.equal(cube.sum(dim=(0, 2)), cube.sum(dim=2).sum(dim=0))
-# sphinx_gallery_end_ignore
 
 # %%
 # On a small matrix: with ``keepdim=True`` the reduced dimension stays, with
 # size 1. :func:`torch.max` along a dimension returns two tensors: the
-# largest values and their positions (the first, if several are equal).
+# largest values and their positions.
 # :func:`torch.std` divides by ``n - 1`` by default (the sample standard
 # deviation); ``correction=0`` divides by ``n``.
+#
+# .. detail:: Ties
+#
+#    If several elements share the largest value, :func:`torch.max` gives the
+#    position of the first.
 m = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]])
 reductions = {
     "m.sum(dim=0)": m.sum(dim=0),
@@ -215,6 +238,9 @@ reductions = {
 }
 for title, result in reductions.items():
     print(f"{title:27} shape {tuple(result.shape)!s:7} {result}")
+
+# %%
+# .. check:: ``std`` divides by n - 1, or by n with ``correction=0``; ``max`` gives the first of ties
 squares = (m - m.mean(dim=1, keepdim=True)) ** 2
 torch.testing.assert_close(m.std(dim=1), (squares.sum(dim=1) / (3 - 1)).sqrt())
 torch.testing.assert_close(m.std(dim=1, correction=0), squares.mean(dim=1).sqrt())
@@ -243,13 +269,16 @@ plt.show()
 # <error-broadcast-sizes>` has the fix):
 shares = m / m.sum(dim=1, keepdim=True)
 print(shares)
-torch.testing.assert_close(shares.sum(dim=1), torch.ones(2))
 try:
     m / m.sum(dim=1)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
 else:
     raise AssertionError("m / m.sum(dim=1) did not raise")
+
+# %%
+# .. check:: divided by its ``keepdim=True`` sum, each row sums to 1
+torch.testing.assert_close(shares.sum(dim=1), torch.ones(2))
 
 # %%
 # With a square matrix the same mistake raises no error: the ``(2,)`` sums
@@ -260,6 +289,9 @@ else:
 square = torch.tensor([[1.0, 3.0], [1.0, 1.0]])
 print("keepdim=True: ", (square / square.sum(dim=1, keepdim=True)).sum(dim=1))
 print("keepdim=False:", (square / square.sum(dim=1)).sum(dim=1))
+
+# %%
+# .. check:: without ``keepdim``, column ``j`` is divided by row ``j``'s sum; equal sums hide it
 assert torch.equal(square / square.sum(dim=1), square / square.sum(dim=1)[None, :])
 assert not torch.allclose((square / square.sum(dim=1)).sum(dim=1), torch.ones(2))
 even = torch.tensor([[1.0, 3.0], [2.0, 2.0]])  # both rows sum to 4
@@ -277,6 +309,9 @@ counts = torch.tensor([1, 2])
 counts.add_(torch.tensor([1, 1]))
 print(counts)
 print(counts.zero_().add_(2).mul_(3))
+
+# %%
+# .. check:: an in-place method returns the tensor it changed
 assert counts.add_(1) is counts
 
 # %%
@@ -295,6 +330,9 @@ t = t + 1
 same["t = t + 1"] = t.data_ptr() == address
 for title, kept in same.items():
     print(f"after {title + ':':10} same memory: {kept}")
+
+# %%
+# .. check:: ``add_`` and ``+=`` keep the memory; ``t = t + 1`` does not
 assert list(same.values()) == [True, True, False]
 
 # %%
@@ -307,6 +345,9 @@ first_row.add_(5)
 first_row = first_row + 1
 print(base)
 print(first_row)
+
+# %%
+# .. check:: the ``add_`` on the view reached ``base``; the reassignment did not
 assert base.tolist() == [[5.0, 5.0, 5.0], [0.0, 0.0, 0.0]]  # add_ showed through
 assert first_row.tolist() == [6.0, 6.0, 6.0]  # the + 1 did not reach base
 
@@ -314,11 +355,16 @@ assert first_row.tolist() == [6.0, 6.0, 6.0]  # the + 1 did not reach base
 # In-place operations save the memory of a new result, but they cannot change
 # the dtype: an integer tensor cannot take a float result in place
 # (:ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py` shows the
-# error). Automatic differentiation, which computes
-# :term:`gradients <gradient>`, refuses some of them, because they overwrite
-# values it still needs.
+# error).
+#
+# .. detail:: Automatic differentiation
+#
+#    Automatic differentiation, which computes :term:`gradients <gradient>`,
+#    refuses some in-place operations, because they overwrite values it still
+#    needs.
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: an integer tensor refuses a float in place, and autograd refuses an overwritten output
 messages = []
 for tensor, value in [(torch.tensor([1, 2]), 0.5), (torch.ones(2), 1)]:
     try:
@@ -339,7 +385,6 @@ except RuntimeError as error:
 else:
     raise AssertionError("exponential.sum().backward() did not raise")
 assert "modified by an inplace operation" in messages[-1]
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

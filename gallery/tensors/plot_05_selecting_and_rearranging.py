@@ -36,6 +36,9 @@ torch.manual_seed(0)
 x = torch.randn(6)
 print("x                       ", x)
 print("torch.where(x > 0, x, 0)", torch.where(x > 0, x, 0))
+
+# %%
+# .. check:: the dtype is that of arithmetic: ``0`` keeps float32, ``0.0`` turns int64 into float32
 assert torch.equal(torch.where(x > 0, x, 0), x.clamp(min=0))
 assert torch.where(x > 0, x, 0).dtype == (x + 0).dtype == torch.float32
 ints = torch.arange(6)
@@ -45,24 +48,31 @@ assert torch.where(x > 0, ints, 0.0).dtype == (ints + 0.0).dtype == torch.float3
 # Both branches are computed in full, for every element, before ``where``
 # picks. Where an unpicked branch has an infinite or ``nan`` derivative, as
 # ``sqrt`` has at 0 and below 0, the values are right but the
-# :term:`gradient` is not: ``where`` sends the branch a gradient of 0 there,
-# and the backward pass of ``sqrt`` divides it by ``2 * sqrt(w)``, which is
-# 0 or ``nan`` there; ``0 / 0`` and ``0 / nan`` are ``nan``. Make the input
-# safe before the operation.
+# :term:`gradient` is not. Make the input safe before the operation.
+#
+# .. detail:: Why the gradient is nan
+#
+#    ``where`` sends the unpicked branch a gradient of 0, and the backward
+#    pass of ``sqrt`` divides it by ``2 * sqrt(w)``, which is 0 or ``nan`` at
+#    0 and below; ``0 / 0`` and ``0 / nan`` are ``nan``.
 w = torch.tensor([-1.0, 0.0, 4.0], requires_grad=True)
 branch = w.sqrt()
 chosen = torch.where(w > 0, branch, 0.0)
 chosen.sum().backward()
 print("sqrt, then where:   grad", w.grad)
-assert branch[0].isnan()
-assert not chosen.isnan().any()
-zero_in = torch.autograd.grad(w.sqrt(), w, torch.zeros(3))[0]
-torch.testing.assert_close(zero_in, 0 / (2 * branch.detach()), equal_nan=True)
-assert w.grad[:2].isnan().all()
 w.grad = None
 safe = torch.where(w > 0, w, 1.0)
 torch.where(w > 0, safe.sqrt(), 0.0).sum().backward()
 print("where, sqrt, where: grad", w.grad)
+
+# %%
+# .. check:: the values are right, the gradient is ``nan`` at 0 and below; a safe input fixes it
+assert branch[0].isnan()
+assert not chosen.isnan().any()
+zero_in = torch.autograd.grad(w.sqrt(), w, torch.zeros(3))[0]
+torch.testing.assert_close(zero_in, 0 / (2 * branch.detach()), equal_nan=True)
+_unsafe_grad = torch.autograd.grad(torch.where(w > 0, w.sqrt(), 0.0).sum(), w)[0]
+assert _unsafe_grad[:2].isnan().all()
 assert w.grad.tolist() == [0.0, 0.0, 0.25]
 
 # %%
@@ -77,6 +87,9 @@ grid = torch.arange(12).reshape(3, 4)
 mask = grid % 3 == 0
 print("torch.where(mask):", torch.where(mask))
 print("mask.nonzero():\n", mask.nonzero())
+
+# %%
+# .. check:: ``where(mask)`` is ``nonzero()``'s columns (int64, row-major) and picks what ``mask`` picks
 assert mask.nonzero().tolist() == sorted(mask.nonzero().tolist())  # row-major
 assert mask.nonzero().dtype == torch.int64
 assert torch.equal(torch.stack(torch.where(mask)), mask.nonzero().T)
@@ -93,17 +106,22 @@ assert torch.equal(grid[torch.where(mask)], grid[mask])
 # operation>`, must broadcast to ``x``'s shape. The classic use is an
 # attention mask: scores that must not count are set to ``-inf`` before a
 # softmax, whose ``exp`` turns them into weights of exactly 0, and the other
-# weights of the row still sum to 1 (a row masked in full gives ``nan``). In
-# a *causal* mask, position ``i`` may look only at positions ``0`` to ``i``:
+# weights of the row still sum to 1. In a *causal* mask, position ``i`` may
+# look only at positions ``0`` to ``i``:
+#
+# .. detail:: Rows masked in full
+#
+#    A row masked in full, all its scores ``-inf``, gives ``nan`` weights.
 scores = torch.randn(4, 4)
 future = torch.ones(4, 4, dtype=torch.bool).triu(diagonal=1)
 weights = scores.masked_fill(future, float("-inf")).softmax(dim=1)
 print(weights)
+
+# %%
+# .. check:: ``masked_fill`` keeps the dtype, wants a bool mask; masked weights are 0, rows sum to 1
 assert torch.equal(scores.masked_fill(future, 0.5), torch.where(future, 0.5, scores))
 assert (weights[future] == 0).all()
 torch.testing.assert_close(weights.sum(dim=1), torch.ones(4))
-
-# sphinx_gallery_start_ignore
 assert ints.masked_fill(ints == 1, 2.7).tolist() == [0, 2, 2, 3, 4, 5]
 assert torch.full((3,), float("-inf")).softmax(dim=0).isnan().all()
 row, wide = torch.zeros(3), future[:2, :3]
@@ -117,7 +135,6 @@ for fill, bad in [(scores.masked_fill, future.byte()), (row.masked_fill_, wide)]
         pass
     else:
         raise AssertionError(f"{fill.__name__}, {bad.dtype} mask {bad.shape}: no error")
-# sphinx_gallery_end_ignore
 
 # %%
 # Picking along a dimension: ``gather``
@@ -137,8 +154,6 @@ src = torch.arange(10, 22).reshape(3, 4)
 index = torch.tensor([[3, 0], [1, 1], [2, 3]])
 out = src.gather(1, index)
 print(out)
-by_loops = [[src[i, k].item() for k in row] for i, row in enumerate(index)]
-assert out.tolist() == by_loops
 picked = torch.full(src.shape, 7).scatter_(1, index, index)
 draw_tensors(
     [src, index, out],
@@ -146,6 +161,11 @@ draw_tensors(
     groups=[picked, index, index],
 )
 plt.show()
+
+# %%
+# .. check:: ``out[i][j]`` is ``src[i][index[i][j]]``
+by_loops = [[src[i, k].item() for k in row] for i, row in enumerate(index)]
+assert out.tolist() == by_loops
 
 # %%
 # A loss picks each row's label score
@@ -164,16 +184,25 @@ log_probs = logits.log_softmax(dim=1)
 label_scores = log_probs.gather(1, labels.unsqueeze(1)).squeeze(1)
 loss = -label_scores.mean()
 print(f"label log-probabilities: {label_scores}\nloss: {loss:.4f}")
+
+# %%
+# .. check:: ``cross_entropy`` gives this loss by default, other values with those options
 torch.testing.assert_close(loss, F.cross_entropy(logits, labels))
 assert torch.equal(label_scores, log_probs[torch.arange(5), labels])
+not_default = [{"weight": torch.arange(1.0, 4.0)}, {"label_smoothing": 0.1}]
+for options in [*not_default, {"reduction": "sum"}]:
+    assert not torch.allclose(F.cross_entropy(logits, labels, **options), loss)
 
 # %%
 # Forgetting the ``unsqueeze`` is the error everyone meets once: ``labels``
 # has one dimension and ``log_probs`` two, and ``gather`` does not broadcast.
 # The index must also hold integers: ``int64``, the dtype
-# :func:`torch.tensor` gives Python integers, works on every version, and
-# ``int32`` too from PyTorch 2.8 on. An index outside ``0`` to
-# ``src.size(dim) - 1`` raises an error on the CPU.
+# :func:`torch.tensor` gives Python integers, works on every version. An
+# index outside ``0`` to ``src.size(dim) - 1`` raises an error on the CPU.
+#
+# .. detail:: From PyTorch 2.8
+#
+#    ``int32`` indices work too from PyTorch 2.8 on.
 try:
     log_probs.gather(1, labels)
 except RuntimeError as error:
@@ -181,7 +210,8 @@ except RuntimeError as error:
 else:
     raise AssertionError("log_probs.gather(1, labels) did not raise")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the index must be int64 (or int32 from 2.8), in range, and fit ``log_probs``'s rows
 assert torch.tensor([1, 2]).dtype == torch.int64
 column = labels.unsqueeze(1)
 bad_indices = [column.short(), column.float(), torch.full((5, 1), 3), column - 3]
@@ -197,10 +227,6 @@ for bad in bad_indices:
         pass
     else:
         raise AssertionError(f"a {bad.dtype} index of shape {bad.shape} did not raise")
-not_default = [{"weight": torch.arange(1.0, 4.0)}, {"label_smoothing": 0.1}]
-for options in [*not_default, {"reduction": "sum"}]:
-    assert not torch.allclose(F.cross_entropy(logits, labels, **options), loss)
-# sphinx_gallery_end_ignore
 
 # %%
 # Placing along a dimension: ``scatter_``
@@ -225,6 +251,9 @@ draw_tensors(
     groups=[where_to, where_to, written],
 )
 plt.show()
+
+# %%
+# .. check:: ``gather`` reads back what was written, grey cells keep ``-1``, ``scatter`` copies
 assert torch.equal(placed.gather(1, where_to), values)
 assert torch.equal(placed == -1, written == 7)
 blank = torch.full((2, 4), -1)
@@ -239,6 +268,9 @@ assert torch.equal(*(blank.scatter(1, part, src) for src in (values, values[:, :
 # in ``int64``. With a value in place of ``src``, ``scatter_`` writes that value.
 one_hot = torch.zeros(5, 3).scatter_(1, labels.unsqueeze(1), 1.0)
 print(one_hot)
+
+# %%
+# .. check:: ``F.one_hot`` makes the same matrix, in int64
 assert F.one_hot(labels, num_classes=3).dtype == torch.int64
 assert torch.equal(one_hot, F.one_hot(labels, num_classes=3).float())
 
@@ -253,6 +285,9 @@ amounts = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
 group = torch.tensor([0, 1, 0, 2, 1, 0])
 totals = torch.zeros(3).scatter_add_(0, group, amounts)
 print(totals)
+
+# %%
+# .. check:: ``scatter_add_`` sums each group; ``scatter_`` keeps one of the values written
 by_hand = [amounts[group == k].sum().item() for k in range(3)]
 assert totals.tolist() == by_hand
 assert torch.zeros(3).scatter_(0, group, amounts)[0].item() in (1.0, 3.0, 6.0)
@@ -275,6 +310,9 @@ means = torch.zeros(3, 2).scatter_reduce(
     0, repeated, features, reduce="mean", include_self=False
 )
 print(by_rows, means, sep="\n")
+
+# %%
+# .. check:: ``index_add_`` equals ``scatter_add_`` with repeated indices; one column sums column 0 alone
 assert torch.equal(by_rows, by_elements)
 first_only = torch.zeros(3, 2).scatter_add_(0, group.unsqueeze(1), features)
 assert torch.equal(first_only, torch.stack([by_rows[:, 0], torch.zeros(3)], dim=1))
@@ -293,6 +331,9 @@ torch.testing.assert_close(means, by_rows / counts)
 marks = torch.tensor([7, 9, 7, 4, 9, 7])
 ordered = torch.sort(marks, descending=True, stable=True)
 print(ordered)
+
+# %%
+# .. check:: a stable sort orders ties as ``sorted`` does; ``argsort`` gives its positions
 by_python = sorted(range(6), key=lambda i: marks[i].item(), reverse=True)
 assert ordered.indices.tolist() == by_python
 assert torch.equal(torch.argsort(marks, descending=True, stable=True), ordered.indices)
@@ -306,6 +347,9 @@ assert torch.equal(logits.gather(1, logits.argsort()), logits.sort().values)
 # the values are the first ``k`` of a descending sort.
 best = logits.topk(2, dim=1)
 print(best)
+
+# %%
+# .. check:: ``topk`` gives the first ``k`` of a descending sort (``largest=False``: ascending)
 assert torch.equal(best.values, logits.sort(dim=1, descending=True).values[:, :2])
 assert torch.equal(logits.gather(1, best.indices), best.values)
 assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:, :2])
@@ -321,6 +365,9 @@ assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:,
 lengths = torch.tensor([3, 1, 2])
 starts = lengths.cumsum(dim=0) - lengths
 print("starts:", starts)
+
+# %%
+# .. check:: the starts begin ``split``'s pieces; integer and bool inputs give int64, like ``sum``
 pieces = torch.split(torch.arange(6), lengths.tolist())
 assert [piece[0].item() for piece in pieces] == starts.tolist()
 for dtype in (torch.bool, torch.uint8, torch.int8, torch.int32):
@@ -343,6 +390,9 @@ for i in range(2):
         loops[i, k] = sum(A[i, j] * B[j, k] for j in range(3))
 torch.testing.assert_close(torch.einsum("ij,jk->ik", A, B), loops)
 torch.testing.assert_close(torch.einsum("ij,jk->ik", A, B), A @ B)
+
+# %%
+# .. check:: without ``->``, the output is the letters that appear once, in alphabetical order
 torch.testing.assert_close(torch.einsum("kj,ji", B.T, A.T), A @ B)  # output "ik"
 
 # %%
@@ -371,16 +421,17 @@ for formula, (by_einsum, by_hand) in pairs.items():
     torch.testing.assert_close(by_einsum, by_hand)
     print(f"{formula:13} shape {tuple(by_einsum.shape)}")
 
-# sphinx_gallery_start_ignore
-col = torch.randn(2, 1)
+# %%
+# .. check:: a length of 1 is broadcast against its pair; lengths 2 and 3 raise
+with torch.random.fork_rng():  # restores the default generator afterwards
+    col, wrong = torch.randn(2, 1), torch.randn(2, 2)
 torch.testing.assert_close(torch.einsum("ij,jk->ik", col, B), col.expand(2, 3) @ B)
 try:
-    torch.einsum("ij,jk->ik", torch.randn(2, 2), B)
+    torch.einsum("ij,jk->ik", wrong, B)
 except RuntimeError:
     pass
 else:
     raise AssertionError("einsum with sizes 2 and 3 for j did not raise")
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

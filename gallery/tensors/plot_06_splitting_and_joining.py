@@ -34,10 +34,10 @@ print(t)
 pieces = torch.chunk(t, 3)
 print(pieces)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: seed 1 gives these six numbers
 expected = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
 torch.testing.assert_close(t, expected, atol=5e-5, rtol=0)
-# sphinx_gallery_end_ignore
 
 # %%
 # In pictures: each colour is one piece. The elements keep their order, and
@@ -50,6 +50,9 @@ draw_split(
     titles=["t", "pieces[0]", "pieces[1]", "pieces[2]"],
 )
 plt.show()
+
+# %%
+# .. check:: the pieces, one after the other, give ``t`` again
 assert torch.equal(torch.cat(pieces), t)
 
 # %%
@@ -65,6 +68,12 @@ print(t5)
 
 by_list = torch.split(t5, [3, 2])
 print(by_list)
+
+# %%
+# .. check:: the same seed gives the same first five numbers, cut into three and two
+assert torch.equal(t5, t[:5])
+assert torch.equal(by_list[0], t5[:3])
+assert torch.equal(by_list[1], t5[3:])
 
 # %%
 draw_split(t5, by_list, "torch.split(t5, [3, 2])", titles=["t5", "first", "second"])
@@ -84,10 +93,8 @@ except RuntimeError as error:
 else:
     raise AssertionError("torch.split(t5, [3, 3]) did not raise")
 
-# sphinx_gallery_start_ignore
-assert torch.equal(t5, t[:5])
-assert torch.equal(by_list[0], t5[:3])
-assert torch.equal(by_list[1], t5[3:])
+# %%
+# .. check:: every piece but the last has the size asked for; sizes that don't add up raise
 for length in range(1, 13):  # every piece but the last has the size asked for
     for size in range(1, 8):
         sizes = [len(piece) for piece in torch.split(torch.arange(length), size)]
@@ -101,7 +108,6 @@ except RuntimeError:
 else:
     raise AssertionError("torch.split(t5, [3, 3]) did not raise")
 assert refused
-# sphinx_gallery_end_ignore
 
 # %%
 # When the length does not divide
@@ -110,16 +116,20 @@ assert refused
 # of pieces. It makes pieces of ``ceil(length / chunks)`` elements and the
 # last one gets what is left, so it can return *fewer* pieces than you asked
 # for. :func:`torch.tensor_split` always returns exactly as many, their sizes
-# differing by at most one, the longer ones first (and empty pieces when
-# there are more pieces than elements).
+# differing by at most one, the longer ones first.
+#
+# .. detail:: More pieces than elements
+#
+#    Asked for more pieces than there are elements,
+#    :func:`torch.tensor_split` still returns as many: the last ones are empty.
 for length, count in [(6, 3), (5, 3), (6, 4)]:
     numbers = torch.arange(length)
     chunk_sizes = [len(piece) for piece in torch.chunk(numbers, count)]
     split_sizes = [len(piece) for piece in torch.tensor_split(numbers, count)]
     print(f"{length} into {count}:  chunk {chunk_sizes!s:13}tensor_split {split_sizes}")
 
-# sphinx_gallery_start_ignore
-# The rules in the text, for every length from 1 to 12 and 1 to 8 pieces.
+# %%
+# .. check:: ``chunk`` cuts ``ceil(length / chunks)``; ``tensor_split`` gives as many, longer first
 for length in range(1, 13):
     for count in range(1, 9):
         numbers = torch.arange(length)
@@ -130,7 +140,6 @@ for length in range(1, 13):
         assert len(sizes) == count
         assert sizes == sorted(sizes, reverse=True)
         assert sizes[0] - sizes[-1] <= 1
-# sphinx_gallery_end_ignore
 
 # %%
 # Six into four, side by side: ``chunk`` makes three pieces of two,
@@ -146,6 +155,9 @@ plt.show()
 # Python's slices: ``[1, 4]`` gives ``six[:1]``, ``six[1:4]`` and ``six[4:]``.
 cut = torch.tensor_split(six, [1, 4])
 print(cut)
+
+# %%
+# .. check:: ``[1, 4]`` gives ``six[:1]``, ``six[1:4]`` and ``six[4:]``
 for piece, sliced in zip(cut, [six[:1], six[1:4], six[4:]], strict=True):
     assert torch.equal(piece, sliced)
 
@@ -167,6 +179,18 @@ print(
 )
 
 # %%
+# .. check:: the pieces of all four functions read the original's memory
+assert numbers[3] == 100
+base = numbers.untyped_storage().data_ptr()
+for pieces_of_numbers in (
+    torch.chunk(numbers, 2),
+    torch.split(numbers, [4, 2]),
+    torch.tensor_split(numbers, 4),
+    torch.unbind(numbers.view(2, 3), 1),
+):
+    assert all(p.untyped_storage().data_ptr() == base for p in pieces_of_numbers)
+
+# %%
 # There is one exception. Autograd records the operations on a tensor made
 # with ``requires_grad=True`` to compute :term:`gradients <gradient>` (see
 # :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`).
@@ -181,16 +205,8 @@ except RuntimeError as error:
 else:
     raise AssertionError("torch.chunk(weights, 2)[1].add_(1) did not raise")
 
-# sphinx_gallery_start_ignore
-assert numbers[3] == 100
-base = numbers.untyped_storage().data_ptr()
-for pieces_of_numbers in (
-    torch.chunk(numbers, 2),
-    torch.split(numbers, [4, 2]),
-    torch.tensor_split(numbers, 4),
-    torch.unbind(numbers.view(2, 3), 1),
-):
-    assert all(p.untyped_storage().data_ptr() == base for p in pieces_of_numbers)
+# %%
+# .. check:: ``chunk``, ``split`` and ``unbind`` pieces refuse in-place writes, except under ``no_grad``
 for cut_up in (
     lambda t: torch.chunk(t, 2),
     lambda t: torch.split(t, [3, 1]),
@@ -208,7 +224,6 @@ for cut_up in (
     with torch.no_grad():
         cut_up(weights)[1].add_(1)
 assert weights.tolist() == [0, 0, 2, 3]  # chunk: [2:], split: [3:], unbind: [2:]
-# sphinx_gallery_end_ignore
 
 # %%
 # Taking a dimension apart: ``unbind``
@@ -222,6 +237,9 @@ columns = torch.unbind(m, dim=1)
 print("rows:   ", [tuple(row.shape) for row in rows])
 print("columns:", [tuple(column.shape) for column in columns])
 print(columns)
+
+# %%
+# .. check:: with ``dim=1`` the slices are the columns
 for j, column in enumerate(columns):
     assert torch.equal(column, m[:, j])
 
@@ -239,6 +257,9 @@ A = torch.ones(3)
 B = torch.zeros(2)
 C = torch.cat([A, B], dim=0)
 print(C)
+
+# %%
+# .. check:: ``axis=`` is accepted too
 assert torch.equal(torch.cat([A, B], axis=0), C)
 
 # %%
@@ -255,6 +276,9 @@ A = torch.ones(3)
 B = torch.zeros(3)
 S = torch.stack([A, B], dim=1)
 print(S)
+
+# %%
+# .. check:: the two vectors are the two columns of the result
 assert torch.equal(S[:, 0], A)
 assert torch.equal(S[:, 1], B)
 
@@ -288,6 +312,13 @@ for name, result in joined.items():
     print(f"{name:13} shape {tuple(result.shape)}")
 
 # %%
+# .. check:: ``cat`` adds the sizes along ``dim``
+for dim in range(2):
+    shape = list(first.shape)
+    shape[dim] += second.shape[dim]
+    assert joined[f"cat, dim={dim}"].shape == tuple(shape)
+
+# %%
 # So ``stack`` is ``cat`` after giving every tensor a new dimension of size
 # 1 with :meth:`~torch.Tensor.unsqueeze`:
 for dim in range(3):
@@ -316,23 +347,24 @@ draw_join(
 )
 plt.show()
 
-# sphinx_gallery_start_ignore
-for dim in range(2):
-    shape = list(first.shape)
-    shape[dim] += second.shape[dim]
-    assert joined[f"cat, dim={dim}"].shape == tuple(shape)
+# %%
+# .. check:: ``[0]`` of the stack is ``first`` and ``[1]`` is ``second``
 assert torch.equal(joined["stack, dim=0"][0], first)
 assert torch.equal(joined["stack, dim=0"][1], second)
-# sphinx_gallery_end_ignore
 
 # %%
 # When shapes do not match
 # ------------------------
-# ``cat`` needs tensors of the same rank, with the same sizes in every dimension
-# except the one it joins along (it also skips a 1-D empty tensor, of shape
-# ``(0,)``, whatever the others' shape); ``stack`` needs identical shapes
-# (:ref:`the error atlas <error-collate-unequal-size>` shows its error in a data
-# loader). A ``(2, 3)`` and a ``(2, 4)`` matrix join along the columns only:
+# Apart from empty tensors, ``cat`` needs tensors of the same rank, with the
+# same sizes in every dimension except the one it joins along; ``stack`` needs
+# identical shapes (:ref:`the error atlas <error-collate-unequal-size>` shows
+# its error in a data loader). A ``(2, 3)`` and a ``(2, 4)`` matrix join along
+# the columns only.
+#
+# .. detail:: Empty tensors
+#
+#    ``cat`` skips a 1-D empty tensor, of shape ``(0,)``, whatever the others'
+#    shape.
 narrow = torch.zeros(2, 3)
 wide = torch.ones(2, 4)
 try:
@@ -350,14 +382,7 @@ else:
     raise AssertionError("torch.stack([narrow, wide]) did not raise")
 
 # %%
-# Different :term:`dtypes <dtype>`, on the other hand, are no error: the
-# result takes the dtype that type promotion picks for them, as for
-# arithmetic (see :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`).
-mixed = torch.cat([torch.arange(3), torch.zeros(2)])
-print(mixed, mixed.dtype)
-assert mixed.dtype == torch.promote_types(torch.int64, torch.float32)
-
-# sphinx_gallery_start_ignore
+# .. check:: ``cat`` needs the same rank and other sizes, skips a ``(0,)`` tensor; ``stack`` refuses
 for join in (torch.cat, torch.stack):
     refused = False
     try:
@@ -376,7 +401,17 @@ else:
     raise AssertionError("torch.cat([narrow, torch.zeros(3)]) did not raise")
 assert refused, "cat of rank 2 and rank 1"
 assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
-# sphinx_gallery_end_ignore
+
+# %%
+# Different :term:`dtypes <dtype>`, on the other hand, are no error: the
+# result takes the dtype that type promotion picks for them, as for
+# arithmetic (see :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`).
+mixed = torch.cat([torch.arange(3), torch.zeros(2)])
+print(mixed, mixed.dtype)
+
+# %%
+# .. check:: the result takes the dtype that type promotion picks
+assert mixed.dtype == torch.promote_types(torch.int64, torch.float32)
 
 # %%
 # Summary

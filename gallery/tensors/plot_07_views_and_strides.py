@@ -48,11 +48,11 @@ i, j = 1, 2
 index = x.storage_offset() + i * x.stride(0) + j * x.stride(1)
 print(f"x[{i}, {j}] is storage element {index}, which holds {x[i, j].item()}")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: every element ``[i, j]`` is storage element ``offset + i * stride[0] + j * stride[1]``
 flat = x.as_strided((n_stored,), (1,), 0)  # the whole storage, element by element
 for r, c in [(r, c) for r in range(2) for c in range(3)]:
     assert flat[x.storage_offset() + r * x.stride(0) + c * x.stride(1)] == x[r, c]
-# sphinx_gallery_end_ignore
 
 # %%
 # The picture shows both layers: the storage as one row of cells (its
@@ -76,9 +76,12 @@ y = torch.arange(12).reshape(3, 4)
 corner = y[1:, 1:3]
 print(corner)
 print("stride:", corner.stride(), " storage_offset:", corner.storage_offset())
-assert corner.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
 print("first element is", corner.data_ptr() - y.data_ptr(), "bytes after y's")
 print("y[:, ::2] has stride", y[:, ::2].stride())
+
+# %%
+# .. check:: the slice reads ``y``'s storage; indexing with a list of rows copies
+assert corner.untyped_storage().data_ptr() == y.untyped_storage().data_ptr()
 assert y[[0, 2]].untyped_storage().data_ptr() != y.untyped_storage().data_ptr()
 
 # %%
@@ -101,6 +104,9 @@ plt.show()
 # Because the memory is shared, a write through the view is a write into ``y``:
 corner[0, 0] = -5
 print(y)
+
+# %%
+# .. check:: the write through ``corner`` is in ``y``
 assert y[1, 1] == -5
 
 # %%
@@ -112,13 +118,16 @@ assert y[1, 1] == -5
 v = x.view(3, -1)
 print(v)
 print("size:", tuple(v.shape), " stride:", v.stride())
-assert v.data_ptr() == x.data_ptr()
 try:
     x.view(-1, -1)
 except RuntimeError as error:
     print(error)
 else:
     raise AssertionError("x.view(-1, -1) did not raise")
+
+# %%
+# .. check:: ``x.view(3, -1)`` reads ``x``'s memory, not a copy
+assert v.data_ptr() == x.data_ptr()
 
 # %%
 # Transpose swaps the strides
@@ -128,20 +137,28 @@ else:
 # :meth:`~torch.Tensor.t`, :attr:`~torch.Tensor.T` and
 # :meth:`~torch.Tensor.permute` give equivalent views of a matrix: new tensor
 # objects with the same values, size and stride, over ``x``'s storage. The
-# stride ``(1, 3)`` is ``x``'s ``(3, 1)`` the other way round. (``.t()`` and
-# ``.T`` are meant for matrices; for more dimensions name the two with
-# ``transpose``.)
-for name, transposed in [
+# stride ``(1, 3)`` is ``x``'s ``(3, 1)`` the other way round.
+#
+# .. detail:: More than two dimensions
+#
+#    ``.t()`` and ``.T`` are meant for matrices; for more dimensions name the
+#    two with ``transpose``.
+transposes = [
     ("torch.transpose(x, 0, 1)", torch.transpose(x, 0, 1)),
     ("x.transpose(0, 1)", x.transpose(0, 1)),
     ("x.t()", x.t()),
     ("x.T", x.T),
     ("x.permute(1, 0)", x.permute(1, 0)),
-]:
+]
+for name, transposed in transposes:
     same = transposed.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     size, stride = tuple(transposed.shape), transposed.stride()
     print(f"{name:24} size {size} stride {stride}  same storage: {same}")
-    assert same
+
+# %%
+# .. check:: all five read ``x``'s storage, with the strides swapped and the values transposed
+for _, transposed in transposes:
+    assert transposed.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
     assert transposed.stride() == x.stride()[::-1]
     assert transposed.tolist() == [list(col) for col in zip(*x.tolist(), strict=True)]
 
@@ -158,6 +175,9 @@ z = torch.arange(24).reshape(2, 3, 4)
 p = z.permute(2, 0, 1)
 print("z:                size", tuple(z.shape), " stride", z.stride())
 print("z.permute(2, 0, 1) size", tuple(p.shape), " stride", p.stride())
+
+# %%
+# .. check:: the permuted tensor reads ``z``'s memory
 assert p.data_ptr() == z.data_ptr()
 
 # %%
@@ -165,14 +185,18 @@ assert p.data_ptr() == z.data_ptr()
 # ----------------------------------
 # A tensor is :term:`contiguous` when reading its elements in order (the last
 # index fastest) walks its storage cell after cell, with no gaps and no jumps
-# back (:meth:`~torch.Tensor.is_contiguous`); dimensions of size 1 do not count,
-# as no step is taken along them. ``x`` is contiguous; ``x.T`` is not: its rows
-# read cells 0, 3, then 1, 4, then 2, 5. ``x.T.view(6)`` would need one stride
-# that reads that order as a flat run of six; there is none, so ``view`` raises
-# (:ref:`its entry in the error atlas <error-view-stride>` has the fix):
+# back (:meth:`~torch.Tensor.is_contiguous`). ``x`` is contiguous; ``x.T`` is
+# not: its rows read cells 0, 3, then 1, 4, then 2, 5. ``x.T.view(6)`` would
+# need one stride that reads that order as a flat run of six; there is none,
+# so ``view`` raises (:ref:`its entry in the error atlas <error-view-stride>`
+# has the fix).
+#
+# .. detail:: Dimensions of size 1
+#
+#    Dimensions of size 1 do not count, as no step is taken along them:
+#    ``torch.zeros(1, 3).T`` is contiguous.
 print("contiguous? x:", x.is_contiguous(), " x.T:", x.T.is_contiguous())
 print("torch.zeros(1, 3).T contiguous:", torch.zeros(1, 3).T.is_contiguous())
-assert [u.is_contiguous() for u in (x, x.T, torch.zeros(1, 3).T)] == [True, False, True]
 print(torch.arange(6).as_strided(x.T.shape, x.T.stride()))
 try:
     x.T.view(6)
@@ -180,6 +204,10 @@ except RuntimeError as error:
     print(error)
 else:
     raise AssertionError("x.T.view(6) did not raise")
+
+# %%
+# .. check:: ``x`` is contiguous, ``x.T`` is not, and a size-1 dimension does not count
+assert [u.is_contiguous() for u in (x, x.T, torch.zeros(1, 3).T)] == [True, False, True]
 
 # %%
 # ``view`` does not ask for a contiguous tensor, though. It asks that each
@@ -190,10 +218,8 @@ else:
 # of ``x.T`` (strides 1 and 3) and of ``corner`` (``4 != 1 * 2``) do not:
 # each would span "two contiguous subspaces", in the words of the error.
 print("p contiguous:", p.is_contiguous())
-assert not p.is_contiguous()
 print("p.view(4, 6) stride:      ", p.view(4, 6).stride())
 print("p.view(2, 2, 2, 3) stride:", p.view(2, 2, 2, 3).stride())
-assert p.view(4, 6).data_ptr() == z.data_ptr()
 try:
     corner.view(4)
 except RuntimeError as error:
@@ -202,25 +228,30 @@ else:
     raise AssertionError("corner.view(4) did not raise")
 
 # %%
+# .. check:: ``p`` is not contiguous yet views as ``(4, 6)``; any dimension can be split
+assert not p.is_contiguous()
+assert p.view(4, 6).data_ptr() == z.data_ptr()
+for tensor in (x.T, corner, p):  # any dimension can be split
+    for d, n in enumerate(tensor.shape):
+        tensor.view(*tensor.shape[:d], n // 2 or 1, -1, *tensor.shape[d + 1 :])
+
+# %%
 # :meth:`~torch.Tensor.contiguous` copies the values, in the order they are
 # read, into a new storage, where ``view`` works again. On a tensor that is
 # already contiguous it copies nothing and returns the tensor itself. The
 # picture shows the copy's own storage, in the order ``x.T`` is read.
 xt = x.T.contiguous()
 print("stride:", xt.stride(), " contiguous:", xt.is_contiguous())
-assert xt.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
-assert torch.equal(xt, x.T)
 print(xt.view(6))
 print("x.contiguous() is x:", x.contiguous() is x)
-assert x.contiguous() is x
 draw_views([xt], ["x.T.contiguous()"])
 plt.show()
 
-# sphinx_gallery_start_ignore
-for tensor in (x.T, corner, p):  # any dimension can be split
-    for d, n in enumerate(tensor.shape):
-        tensor.view(*tensor.shape[:d], n // 2 or 1, -1, *tensor.shape[d + 1 :])
-# sphinx_gallery_end_ignore
+# %%
+# .. check:: ``contiguous`` copies ``x.T``'s values into new memory and returns ``x`` itself
+assert xt.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+assert torch.equal(xt, x.T)
+assert x.contiguous() is x
 
 # %%
 # ``reshape``: a view when it can, a copy when it must
@@ -239,20 +270,31 @@ x_storage = x.untyped_storage().data_ptr()
 for name, result in [("x.reshape(3, 2)", shared), ("x.T.reshape(6)", copied)]:
     shares = result.untyped_storage().data_ptr() == x_storage
     print(f"{name:15} shares x's storage: {shares}")
-    assert shares == (result is shared)
 print(copied)
+
+# %%
+# .. check:: ``x.reshape(3, 2)`` is a view of ``x``, ``x.T.reshape(6)`` a copy
+assert shared.untyped_storage().data_ptr() == x_storage
+assert copied.untyped_storage().data_ptr() != x_storage
 
 # %%
 # ``squeeze``, ``unsqueeze`` and ``flatten``
 # ------------------------------------------
 # :meth:`~torch.Tensor.squeeze` removes dimensions of size 1: all of them,
-# or only those you name (one, or since PyTorch 2.0 a tuple of them). A
-# dimension you name that is not of size 1 is left alone, without an error.
+# or only those you name (one, or a tuple of them). A dimension you name that
+# is not of size 1 is left alone, without an error.
+#
+# .. detail:: Older versions
+#
+#    ``squeeze`` takes a tuple of dimensions since PyTorch 2.0.
 t = torch.zeros(1, 2, 1, 4, 1)
 print(t.shape, " --> ", torch.squeeze(t, 2).shape)
 print("squeeze():       ", tuple(t.squeeze().shape))
 print("squeeze(1):      ", tuple(t.squeeze(1).shape))
 print("squeeze((0, 2)): ", tuple(t.squeeze((0, 2)).shape))
+
+# %%
+# .. check:: naming a dimension not of size 1 leaves it alone
 assert t.squeeze(1).shape == t.shape
 
 # %%
@@ -261,7 +303,7 @@ assert t.squeeze(1).shape == t.shape
 # :meth:`~torch.Tensor.flatten` merges the dimensions from ``start_dim`` to
 # ``end_dim`` (all of them by default) into one: a view of the contiguous ``x``
 # and ``z``, but, like ``reshape``, a copy where it must, as for ``x.T``:
-for name, result, base in [
+reshaped = [
     ("t.squeeze()", t.squeeze(), t),
     ("x.unsqueeze(-1)", x.unsqueeze(-1), x),
     ("x.T.unsqueeze(0)", x.T.unsqueeze(0), x),
@@ -269,9 +311,15 @@ for name, result, base in [
     ("x.flatten()", x.flatten(), x),
     ("z.flatten(start_dim=1)", z.flatten(start_dim=1), z),
     ("x.T.flatten()", x.T.flatten(), x),
-]:
+]
+for name, result, base in reshaped:
     same = result.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
     print(f"{name:27} size {tuple(result.shape)!s:10} shares storage: {same}")
+
+# %%
+# .. check:: all are views but ``x.T.flatten()``, which copies
+for name, result, base in reshaped:
+    same = result.untyped_storage().data_ptr() == base.untyped_storage().data_ptr()
     assert same == (name != "x.T.flatten()")
 
 # %%
@@ -286,12 +334,13 @@ grid = row.expand(2, 3)
 print(grid)
 print("stride:", grid.stride())
 print("column expanded:", torch.tensor([[1], [2]]).expand(2, 3).stride())
-assert grid.data_ptr() == row.data_ptr()
 repeated = row.repeat(2, 1)
 for name, tensor in [("row", row), ("grid", grid), ("row.repeat(2, 1)", repeated)]:
     print(f"{name:17} storage of {tensor.untyped_storage().nbytes()} bytes")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: expanded dimensions get stride 0 and no copy; a size other than 1 cannot expand
+assert grid.data_ptr() == row.data_ptr()
 try:
     torch.tensor([1, 2]).expand(2, 3)
     raise AssertionError("a dimension of size 2 was expanded to 3")
@@ -300,7 +349,6 @@ except RuntimeError:
 assert (grid.stride(), torch.tensor([[1]]).expand(2, 3).stride()) == ((0, 1), (0, 0))
 assert grid.untyped_storage().nbytes() == row.untyped_storage().nbytes()
 assert repeated.untyped_storage().nbytes() == 2 * row.untyped_storage().nbytes()
-# sphinx_gallery_end_ignore
 
 # %%
 # Both rows of the expanded tensor read the same three cells (striped in
@@ -332,15 +380,22 @@ print("add_, mul_ and copy_ refused:", message)
 # to write to it: the clone has a storage of its own, one cell per element.
 grid.fill_(7)
 print("row after grid.fill_(7):", row)
-assert row.tolist() == [7, 7, 7]
 grid.zero_()
-assert row.tolist() == [0, 0, 0]
 grid[0, 2] = 33
 print(grid)
-assert grid[1, 2] == row[2] == 33
 own = grid.clone()
 own.add_(1)
 print(own, own.stride())
+
+# %%
+# .. check:: ``fill_``, ``zero_`` and assignment write ``row``; the clone has a cell per element
+_row = torch.tensor([10, 21, 30])  # grid's row before fill_, redone here
+_row.expand(2, 3).fill_(7)
+assert _row.tolist() == [7, 7, 7]
+_row.expand(2, 3).zero_()
+assert _row.tolist() == [0, 0, 0]
+assert row.tolist() == [0, 0, 33]
+assert grid[1, 2] == row[2] == 33
 assert own.untyped_storage().nbytes() == own.numel() * own.element_size()
 
 # %%
@@ -361,12 +416,18 @@ else:
     raise AssertionError("scores[keep] did not raise")
 mask = keep.expand_as(scores)
 print("mask stride:", mask.stride(), " scores[mask]:", scores[mask])
+
+# %%
+# .. check:: the expanded mask picks what ``scores[:, keep]`` picks, in row order
 assert torch.equal(scores[mask], scores[:, keep].flatten())
 
 # %%
 # Arithmetic needs no ``expand``: :term:`broadcasting` makes the same stride-0
 # expansion by itself, so ``scores * keep`` equals ``scores * mask``.
 print(scores * keep)
+
+# %%
+# .. check:: ``scores * keep`` equals ``scores * mask``
 torch.testing.assert_close(scores * keep, scores * mask)
 
 # %%

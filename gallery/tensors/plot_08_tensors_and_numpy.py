@@ -47,9 +47,12 @@ print(tensor)
 # %%
 # In the picture the cell written through NumPy is orange and the one
 # written through PyTorch green; both show in both, because both names read
-# the same six numbers. (The drawing helper draws tensors, so the left panel
-# wraps the array once more with ``from_numpy``: one more name for the same
-# buffer.)
+# the same six numbers.
+#
+# .. detail:: The left panel
+#
+#    The drawing helper draws tensors, so the left panel wraps the array once
+#    more with ``from_numpy``: one more name for the same buffer.
 written = torch.zeros(2, 3, dtype=torch.long)
 written[0, 1], written[1, 2] = 1, 2
 draw_tensors(
@@ -70,10 +73,10 @@ tensor = tensor + 1
 shared = np.shares_memory(tensor.numpy(), array)
 print("after tensor = tensor + 1:  ", array[0], "  shared:", shared)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: in-place writes reach ``back`` too, the third name; ``tensor + 1`` leaves the array behind
 assert back[0, 1] == 11  # back, the third name, saw the writes too
 assert tensor[0].tolist() == [2, 12, 4]
-# sphinx_gallery_end_ignore
 
 # %%
 # Strides: bytes in NumPy, elements in PyTorch
@@ -92,6 +95,12 @@ print("flipped reads the array's memory:", flipped.data_ptr() == array.ctypes.da
 print("flipped is contiguous:", flipped.is_contiguous())
 
 # %%
+# .. check:: the tensors' strides are the array's byte strides over its item size
+itemsize = array.itemsize
+assert tuple(s // itemsize for s in array.strides) == tensor.stride()
+assert tuple(s // itemsize for s in array.T.strides) == flipped.stride()
+
+# %%
 # Drawn as :term:`views <view>` of their storage (see
 # :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`), both
 # read the array's buffer, in two orders:
@@ -104,12 +113,16 @@ plt.show()
 
 # %%
 # Some NumPy strides have no PyTorch counterpart: for example a negative
-# one, as in a reversed array, or one that is not a whole number of
-# elements, as in one field of a structured array (an array of records whose
-# fields have their own dtypes). ``from_numpy`` refuses them with a
+# one, as in a reversed array. ``from_numpy`` refuses them with a
 # :class:`ValueError`, and so do :func:`torch.tensor` and
 # :func:`torch.as_tensor`. The message says what to do: copy the array
 # first, which lays it out anew, with positive strides of whole elements.
+#
+# .. detail:: Structured arrays
+#
+#    A stride that is not a whole number of elements has no counterpart
+#    either, as in one field of a structured array (an array of records whose
+#    fields have their own dtypes).
 try:
     torch.from_numpy(array[:, ::-1])
 except ValueError as error:
@@ -118,10 +131,8 @@ else:
     raise AssertionError("torch.from_numpy(array[:, ::-1]) did not raise")
 print(torch.from_numpy(array[:, ::-1].copy()))
 
-# sphinx_gallery_start_ignore
-itemsize = array.itemsize
-assert tuple(s // itemsize for s in array.strides) == tensor.stride()
-assert tuple(s // itemsize for s in array.T.strides) == flipped.stride()
+# %%
+# .. check:: all three refuse negative and part-element strides; ``copy()`` fixes both
 field = np.zeros(3, dtype=[("a", np.int32), ("b", np.float64)])["b"]
 assert field.strides[0] % field.itemsize != 0
 for strided in (array[:, ::-1], field):
@@ -134,7 +145,6 @@ for strided in (array[:, ::-1], field):
     copied = strided.copy()
     assert all(s > 0 and s % copied.itemsize == 0 for s in copied.strides)
     assert torch.equal(torch.from_numpy(copied), torch.tensor(strided.tolist()))
-# sphinx_gallery_end_ignore
 
 # %%
 # ``torch.tensor`` copies; ``torch.as_tensor`` shares when it can
@@ -155,14 +165,14 @@ for name, made_tensor in made.items():
     shares = np.shares_memory(made_tensor.numpy(), source)
     print(f"{name:39} {made_tensor.dtype}  shares memory: {shares}")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: for four dtypes, ``tensor`` copies, ``as_tensor`` shares unless it converts
 for numpy_dtype in (np.float32, np.float64, np.int64, np.bool_):
     data = np.zeros(3, dtype=numpy_dtype)
     assert not np.shares_memory(torch.tensor(data).numpy(), data)
     assert np.shares_memory(torch.as_tensor(data).numpy(), data)
     converted = torch.as_tensor(data, dtype=torch.float16)
     assert not np.shares_memory(converted.numpy(), data)
-# sphinx_gallery_end_ignore
 
 # %%
 # Dtypes: NumPy's ``float64``, PyTorch's ``float32``
@@ -181,6 +191,14 @@ print("torch.from_numpy(float64):   ", torch.from_numpy(np.array([0.5, 1.5])).dt
 print("torch.tensor(float64 array): ", torch.tensor(np.array([0.5, 1.5])).dtype)
 print("torch.Tensor(float64 array): ", torch.Tensor(np.array([0.5, 1.5])).dtype)
 print("torch.ones(2).numpy():       ", torch.ones(2).numpy().dtype)
+
+# %%
+# .. check:: both ways keep the dtype, for six of them; ``torch.Tensor`` gives the default
+for numpy_dtype in (np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64):
+    data = np.zeros(2, numpy_dtype)
+    for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
+        assert convert(data).numpy().dtype == numpy_dtype
+    assert torch.Tensor(data).dtype == torch.get_default_dtype()
 
 # %%
 # That difference is where mixing them fails: data made with NumPy meets
@@ -213,12 +231,8 @@ else:
     raise AssertionError("brain_floats.numpy() did not raise")
 print(repr(brain_floats.float().numpy()))
 
-# sphinx_gallery_start_ignore
-for numpy_dtype in (np.float16, np.float32, np.float64, np.int8, np.uint8, np.int64):
-    data = np.zeros(2, numpy_dtype)
-    for convert in (torch.from_numpy, torch.tensor, torch.as_tensor):
-        assert convert(data).numpy().dtype == numpy_dtype
-    assert torch.Tensor(data).dtype == torch.get_default_dtype()
+# %%
+# .. check:: ``.numpy()`` refuses bfloat16 and the float8 types; bfloat16 has float32's range
 float8_types = [getattr(torch, name) for name in dir(torch) if name[:6] == "float8"]
 assert len(float8_types) >= 2
 for refused_dtype in (torch.bfloat16, *float8_types):
@@ -229,7 +243,6 @@ for refused_dtype in (torch.bfloat16, *float8_types):
         except TypeError:
             pass
 assert torch.finfo(torch.bfloat16).max > 0.99 * torch.finfo(torch.float32).max
-# sphinx_gallery_end_ignore
 
 # %%
 # A tensor on a GPU must come to the CPU first
@@ -239,7 +252,7 @@ assert torch.finfo(torch.bfloat16).max > 0.99 * torch.finfo(torch.float32).max
 # only: on a GPU tensor it raises a :class:`TypeError` that says to copy the
 # tensor to the CPU first with :meth:`~torch.Tensor.cpu` (:ref:`its entry in
 # the error atlas <error-numpy-device>` covers a tensor that also requires
-# grad). That copy waits (by default) until the GPU has finished computing the
+# grad). That copy waits until the GPU has finished computing the
 # tensor, and the array it gives is the host's own: writing to it leaves the
 # GPU tensor unchanged. On a machine with a CUDA or Apple (MPS) GPU, the cell
 # below shows the error and the copy.
@@ -260,16 +273,21 @@ if gpu is not None:
         print("TypeError:", message)
     else:
         raise AssertionError("on_gpu.numpy() did not raise")
-    assert "Use Tensor.cpu() to copy the tensor to host memory" in message
     host = on_gpu.cpu().numpy()  # waits for the GPU, then copies
-    assert host.tolist() == [0.0, 1.0, 2.0]
     host[0] = 100.0
     print("host copy:", host, " GPU tensor:", on_gpu.tolist())
-    assert on_gpu.device.type == gpu.type
-    assert on_gpu[0].item() == 0.0
 else:
     print(f"No CUDA or Apple (MPS) GPU here: torch {torch.__version__} sees")
     print("neither, so the GPU branch above did not run on this machine.")
+
+# %%
+# .. check:: on a GPU, the error says to use ``.cpu()``; writing the copy leaves the GPU tensor
+if gpu is not None:
+    assert "Use Tensor.cpu() to copy the tensor to host memory" in message
+    assert on_gpu.cpu().numpy().tolist() == [0.0, 1.0, 2.0]  # what host held
+    assert host.tolist() == [100.0, 1.0, 2.0]
+    assert on_gpu.device.type == gpu.type
+    assert on_gpu[0].item() == 0.0
 
 # %%
 # The check is the same for every device that is not the CPU, and one such
@@ -286,19 +304,26 @@ else:
     raise AssertionError("on_meta.numpy() did not raise")
 
 # %%
-# ``.cpu().numpy()`` works on the CPU and on every GPU (not on ``meta``,
-# which has no data to copy). On a GPU ``.cpu()`` copies; on the CPU it
-# returns the tensor itself, so the array shares the tensor's memory and
-# writes to it reach the tensor. ``.numpy(force=True)`` does the same
-# in one call, and also detaches (next section).
+# .. check:: ``meta`` gets the message a GPU tensor gets
+assert "Use Tensor.cpu() to copy the tensor to host memory first" in meta_error
+
+# %%
+# ``.cpu().numpy()`` works on the CPU and on every GPU. On a GPU ``.cpu()``
+# copies; on the CPU it returns the tensor itself, so the array shares the
+# tensor's memory and writes to it reach the tensor. ``.numpy(force=True)``
+# does the same in one call, and also detaches (next section).
+#
+# .. detail:: The meta device
+#
+#    ``.cpu().numpy()`` does not work on ``meta``, which has no data to copy.
 on_cpu = torch.arange(3.0)
-assert on_cpu.cpu() is on_cpu
 as_array = on_cpu.cpu().numpy()
 print("shares the CPU tensor's memory:", as_array.ctypes.data == on_cpu.data_ptr())
 print(on_cpu.numpy(force=True))
 
-# sphinx_gallery_start_ignore
-assert "Use Tensor.cpu() to copy the tensor to host memory first" in meta_error
+# %%
+# .. check:: on the CPU ``.cpu()`` is the tensor itself and ``force=True`` shares; ``meta`` refuses ``.cpu()``
+assert on_cpu.cpu() is on_cpu
 assert on_cpu.numpy(force=True).ctypes.data == on_cpu.data_ptr()
 try:
     on_meta.cpu()
@@ -306,7 +331,6 @@ except NotImplementedError:
     pass  # meta tensors have no data to copy
 else:
     raise AssertionError("on_meta.cpu() did not raise")
-# sphinx_gallery_end_ignore
 
 # %%
 # A tensor that requires grad must be detached
@@ -335,12 +359,29 @@ with torch.no_grad():
     print("w * 2 under no_grad requires grad:", (w * 2).requires_grad)
 
 # %%
+# .. check:: ``.numpy()`` refuses ``w``, ``w * 2`` and ``w.sum()``, not ``argmax`` or ``inference_mode``
+for tracked in (w, w * 2, w.sum()):
+    try:
+        tracked.numpy()
+        raise AssertionError("a tensor that requires grad became an array")
+    except RuntimeError:
+        pass
+assert w.argmax().numpy() == 0
+with torch.inference_mode():
+    assert not (w * 2).requires_grad
+    (w * 2).numpy()
+
+# %%
 # :meth:`~torch.Tensor.detach` returns a tensor over the same memory that
 # records nothing, so ``.detach().numpy()`` copies nothing either;
 # ``.numpy(force=True)`` detaches for you.
 values = w.detach().numpy()
 print(values, " shares w's memory:", values.ctypes.data == w.data_ptr())
 print(w.numpy(force=True))
+
+# %%
+# .. check:: ``.detach().numpy()`` copies nothing: ``values`` shares ``w``'s memory
+assert np.shares_memory(values, w.detach().numpy())
 
 # %%
 # Shared memory means the array follows the tensor: when an
@@ -354,20 +395,9 @@ with torch.no_grad():
 print("values:  ", values)
 print("snapshot:", snapshot)
 
-# sphinx_gallery_start_ignore
-for tracked in (w, w * 2, w.sum()):
-    try:
-        tracked.numpy()
-        raise AssertionError("a tensor that requires grad became an array")
-    except RuntimeError:
-        pass
-assert w.argmax().numpy() == 0
-with torch.inference_mode():
-    assert not (w * 2).requires_grad
-    (w * 2).numpy()
-assert np.shares_memory(values, w.detach().numpy())
+# %%
+# .. check:: the snapshot has memory of its own
 assert not np.shares_memory(snapshot, w.detach().numpy())
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

@@ -75,6 +75,9 @@ print(model)
 # ``bias=True`` (the default), ``m`` biases; the ReLUs hold none.
 for name, parameter in model.named_parameters():
     print(f"{name:15} shape {tuple(parameter.shape)!s:9} {parameter.numel():5d}")
+
+# %%
+# .. check:: the ReLUs hold no parameters
 assert not list(model.layers[1].parameters())  # a ReLU
 
 # %%
@@ -94,9 +97,14 @@ by_formula = (
 )
 num_params = sum(p.numel() for p in model.parameters())
 print("by formula:", by_formula, "| counted by PyTorch:", num_params)
+
+# %%
+# .. check:: formula and count agree, over two thirds sit in layer 0, ``bias=False`` leaves ``m·n``
 assert by_formula == num_params
 assert linear_parameters(50, 30) > 2 / 3 * num_params
-assert sum(p.numel() for p in torch.nn.Linear(50, 30, bias=False).parameters()) == 1500
+with torch.random.fork_rng():  # a new layer draws its initial weights
+    unbiased = torch.nn.Linear(50, 30, bias=False)
+assert sum(p.numel() for p in unbiased.parameters()) == 1500
 
 # %%
 # A parameter is *trainable* when its ``requires_grad`` is ``True``, the
@@ -108,10 +116,11 @@ model.layers[0].requires_grad_(False)
 trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
 print("trainable with layer 0 frozen:", trainable)
 print("all parameters:               ", sum(p.numel() for p in model.parameters()))
-assert trainable == num_params - linear_parameters(50, 30)
 model.layers[0].requires_grad_(True)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: freezing drops the count by ``50·30 + 30``; a frozen layer gets no gradient, no update
+assert trainable == num_params - linear_parameters(50, 30)
 # A frozen layer gets no gradient, and an optimiser step leaves it as it is.
 frozen = copy.deepcopy(model).requires_grad_(False)
 frozen.layers[4].requires_grad_(True)
@@ -120,7 +129,6 @@ frozen(torch.ones(2, 50)).sum().backward()
 torch.optim.SGD(frozen.parameters(), lr=0.1).step()
 assert frozen.layers[0].weight.grad is None
 assert torch.equal(frozen.layers[0].weight, before)
-# sphinx_gallery_end_ignore
 
 # %%
 # One layer up close
@@ -132,6 +140,9 @@ assert torch.equal(frozen.layers[0].weight, before)
 # its 30 rows and 50 columns.
 print(model.layers[0].weight)
 print(model.layers[0].weight.shape)
+
+# %%
+# .. check:: the weight is a ``Parameter`` with more than 1,000 elements
 assert isinstance(model.layers[0].weight, torch.nn.Parameter)
 assert model.layers[0].weight.numel() > 1000
 
@@ -158,13 +169,16 @@ weight = model.layers[0].weight.detach()
 print(f"bound 1/√50 = {bound:.4f}")
 print(f"weights from {weight.min():.4f} to {weight.max():.4f}")
 assert weight.abs().max() <= bound
-assert model.layers[0].bias.abs().max() <= bound
 
 fig, ax = plt.subplots(figsize=(8, 4.4), layout="constrained")
 image = ax.imshow(weight.numpy(), cmap="PuOr", vmin=-bound, vmax=bound)
 ax.set(xlabel="input (column)", ylabel="unit (row)", title="model.layers[0].weight")
 fig.colorbar(image, ax=ax, shrink=0.8, label="value")
 plt.show()
+
+# %%
+# .. check:: the biases lie within ``±1/√50`` too
+assert model.layers[0].bias.abs().max() <= bound
 
 # %%
 # For inputs of mean 0 and variance 1, these bounds make a layer's outputs
@@ -197,6 +211,16 @@ out = model(X)
 print(out)
 
 # %%
+# .. check:: calling the model runs its hooks; calling ``forward`` skips them
+calls = []
+hook = model.register_forward_hook(lambda module, args, output: calls.append(1))
+with torch.no_grad():
+    model(X)
+    model.forward(X)
+hook.remove()
+assert len(calls) == 1
+
+# %%
 # The ``grad_fn`` says that autograd recorded the computation in a
 # :term:`computational graph`, ready for a backward pass: for this
 # two-dimensional input, the last operation was an ``addmm``, the matrix
@@ -208,23 +232,15 @@ print(out)
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
+
+# %%
+# .. check:: no graph under ``no_grad`` or with nothing to train, same numbers; the graph keeps inputs
 assert out_no_grad.grad_fn is None
 assert torch.equal(out_no_grad, out.detach())
-
-# sphinx_gallery_start_ignore
-# Calling the module runs its hooks; calling forward directly skips them.
-calls = []
-hook = model.register_forward_hook(lambda module, args, output: calls.append(1))
-with torch.no_grad():
-    model(X)
-    model.forward(X)
-hook.remove()
-assert len(calls) == 1
 # The graph keeps the output layer's input; with nothing requiring gradients,
 # nothing is recorded.
 torch.testing.assert_close(out.grad_fn._saved_mat1, model.layers[:4](X))
 assert copy.deepcopy(model).requires_grad_(False)(X).grad_fn is None
-# sphinx_gallery_end_ignore
 
 # %%
 # From logits to probabilities
@@ -241,10 +257,11 @@ with torch.no_grad():
     probas = torch.softmax(model(X), dim=1)
 print(probas)
 print("sum of each row:", probas.sum(dim=1))
+
+# %%
+# .. check:: softmax is ``exp`` over its row sum; ``cross_entropy``'s own log-softmax stays finite
 exp = out_no_grad.exp()
 torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True))
-
-# sphinx_gallery_start_ignore
 # cross_entropy is the negative log-softmax of the target class ...
 target = torch.tensor([1])
 torch.testing.assert_close(
@@ -254,18 +271,16 @@ torch.testing.assert_close(
 far_apart = torch.tensor([0.0, -200.0, -300.0])
 assert torch.log(torch.softmax(far_apart, dim=0))[1] == -float("inf")
 assert torch.log_softmax(far_apart, dim=0)[1] == -200.0
-# The softmax never reverses the order, but distinct logits can tie after rounding.
-assert torch.softmax(far_apart, dim=0).tolist() == [1.0, 0.0, 0.0]
-assert (torch.softmax(torch.linspace(30, -30, 1001), dim=0).diff() <= 0).all()
-# sphinx_gallery_end_ignore
 
 # %%
-# The softmax never reverses the order of the logits (in float32, logits
-# far below the largest can all round to probability 0 and tie), so the
-# largest logit is the most likely class. Side by side, the logits of the
-# model above and the probabilities they become:
-assert torch.equal(probas.argsort(dim=1), out_no_grad.argsort(dim=1))
-
+# The softmax never reverses the order of the logits, so the largest logit
+# is the most likely class. Side by side, the logits of the model above and
+# the probabilities they become:
+#
+# .. detail:: Ties after rounding
+#
+#    In float32, logits far below the largest can all round to probability 0
+#    and tie.
 fig, (ax_l, ax_p) = plt.subplots(1, 2, figsize=(8, 2.6), layout="constrained")
 classes = ["class 0", "class 1", "class 2"]
 ax_l.bar(classes, out_no_grad[0].numpy(), color=PALETTE[5])
@@ -278,13 +293,23 @@ for i, p in enumerate(probas[0].tolist()):
 plt.show()
 
 # %%
+# .. check:: the softmax keeps the order of the logits, and far-apart logits tie at 0
+assert torch.equal(probas.argsort(dim=1), out_no_grad.argsort(dim=1))
+# The softmax never reverses the order, but distinct logits can tie after rounding.
+assert torch.softmax(far_apart, dim=0).tolist() == [1.0, 0.0, 0.0]
+assert (torch.softmax(torch.linspace(30, -30, 1001), dim=0).diff() <= 0).all()
+
+# %%
 # Batches and wrong shapes
 # ------------------------
 # Layers such as these work on whole batches: each row of the input is one
 # sample, and every layer of this model treats the rows separately. Four
-# samples at once give the same rows as four separate calls, up to rounding:
-# a product of a 4-row matrix may add its terms in another order than four
-# products of one row, so the last bits can differ.
+# samples at once give the same rows as four separate calls, up to rounding.
+#
+# .. detail:: Why the last bits differ
+#
+#    A product of a 4-row matrix may add its terms in another order than four
+#    products of one row, so the last bits can differ.
 torch.manual_seed(2)
 batch = torch.rand(4, 50)
 with torch.no_grad():
@@ -319,14 +344,17 @@ same = all(
     for a, b in zip(helper_model.parameters(), model.parameters(), strict=True)
 )
 print("same weights:", same, "| same layers:", str(helper_model) == str(model))
-assert same
-assert str(helper_model) == str(model)
 try:
     helper_model(torch.rand(1, 40))
 except ValueError as error:
     print("ValueError:", error)
 else:
     raise AssertionError("the helper should refuse an input of 40 numbers")
+
+# %%
+# .. check:: the helper's network has the same layers and, from the same seed, the same weights
+assert same
+assert str(helper_model) == str(model)
 
 # %%
 # On another device
@@ -349,13 +377,16 @@ else:
     raise AssertionError("a model on the meta device should refuse a CPU input")
 
 # %%
-# Where PyTorch sees a GPU (``"cuda"``, which ROCm builds also use for AMD
-# GPUs, or Apple's ``"mps"``), this cell moves a copy of the model there, runs
-# it on the moved input, and checks that the logits agree with the CPU's to
-# rounding: a GPU may add the terms of a product in another order. Whether
-# it is faster depends on the size of the work:
+# Where PyTorch sees a GPU (``"cuda"`` or ``"mps"``), this cell moves a copy
+# of the model there and runs it on the moved input; the logits agree with
+# the CPU's to rounding: a GPU may add the terms of a product in another
+# order. Whether it is faster depends on the size of the work:
 # :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`
 # times matrix products of two sizes on both.
+#
+# .. detail:: Device names
+#
+#    ROCm builds also use ``"cuda"`` for AMD GPUs. ``"mps"`` is Apple's GPU.
 gpu = None
 if torch.cuda.is_available():
     gpu = torch.device("cuda")
@@ -370,6 +401,10 @@ else:
     with torch.no_grad():
         out_gpu = gpu_model(X.to(gpu))
     print("logits on the GPU:", out_gpu.cpu())
+
+# %%
+# .. check:: on a GPU, the logits agree with the CPU's to rounding
+if gpu is not None:
     torch.testing.assert_close(out_gpu.cpu(), out_no_grad)
 
 # %%

@@ -38,12 +38,9 @@ y_train = torch.tensor([0, 0, 0, 1, 1])
 X_test = torch.tensor([[-0.8, 2.8], [2.6, -1.6]])
 y_test = torch.tensor([0, 1])
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: these are the tensors that ``toy_tensors`` returns
 assert all(map(torch.equal, (X_train, y_train, X_test, y_test), toy_tensors()))
-# The diagonal separates the classes: class 1 exactly where feature 1 > feature 2.
-for features, labels in ((X_train, y_train), (X_test, y_test)):
-    assert torch.equal((features[:, 0] > features[:, 1]).long(), labels)
-# sphinx_gallery_end_ignore
 
 # %%
 # The two classes sit in opposite corners of the plane: the dashed diagonal,
@@ -70,6 +67,12 @@ ax.set(
 )
 ax.legend(fontsize=8, loc="upper right")
 plt.show()
+
+# %%
+# .. check:: the diagonal separates the classes, for the training and the test points
+for _features, _labels in ((X_train, y_train), (X_test, y_test)):
+    # Class 1 exactly where feature 1 > feature 2.
+    assert torch.equal((_features[:, 0] > _features[:, 1]).long(), _labels)
 
 # %%
 # A ``Dataset``
@@ -103,6 +106,18 @@ print(len(train_ds))
 print(train_ds[3])
 
 # %%
+# .. check:: a loader refuses a data set without ``__len__``, even when it does not shuffle
+_no_length = type("NoLength", (Dataset,), {"__getitem__": lambda self, i: X_train[i]})
+with torch.random.fork_rng():
+    try:
+        next(iter(DataLoader(_no_length(), batch_size=2)))
+    except TypeError as error:
+        _message = str(error)
+    else:
+        raise AssertionError("a data set without __len__ should have been refused")
+assert "has no len()" in _message
+
+# %%
 # For tensors already in memory, this class is not needed:
 # :class:`~torch.utils.data.TensorDataset` does the same for any tensors
 # that share their first :term:`dimension`. The next pages use it:
@@ -110,23 +125,13 @@ print(train_ds[3])
 # two of them. Both classes give the same samples:
 tensor_ds = TensorDataset(X_train, y_train)
 print(len(tensor_ds), tensor_ds[3])
+
+# %%
+# .. check:: both classes give the same samples; ``toy_datasets`` returns two ``TensorDataset`` objects
 assert len(tensor_ds) == len(train_ds)
 for index in range(len(train_ds)):
     torch.testing.assert_close(tensor_ds[index], train_ds[index], rtol=0, atol=0)
 assert all(isinstance(ds, TensorDataset) for ds in toy_datasets())
-
-
-# sphinx_gallery_start_ignore
-# Without __len__, a loader fails even when it does not shuffle.
-no_length = type("NoLength", (Dataset,), {"__getitem__": lambda self, i: X_train[i]})
-try:
-    next(iter(DataLoader(no_length(), batch_size=2)))
-except TypeError as error:
-    message = str(error)
-else:
-    raise AssertionError("a data set without __len__ should have been refused")
-assert "has no len()" in message
-# sphinx_gallery_end_ignore
 
 # %%
 # A ``DataLoader``: shuffled batches
@@ -145,6 +150,14 @@ for idx, (x, y) in enumerate(train_loader):
     print(f"Batch {idx + 1}:", x, y)
 
 # %%
+# .. check:: re-seeded, the loader repeats the batches above: samples 3 and 1, 0 and 2, 4
+with torch.random.fork_rng():
+    torch.manual_seed(123)
+    for (_x, _y), _index in zip(train_loader, ([3, 1], [0, 2], [4]), strict=True):
+        assert torch.equal(_x, X_train[_index])
+        assert torch.equal(_y, y_train[_index])
+
+# %%
 # Five samples in batches of two make three batches, the last one with a
 # single sample. The default collate function stacked two feature rows of
 # :term:`shape` ``(2,)`` into a ``(2, 2)`` batch and two labels into a
@@ -153,32 +166,46 @@ for idx, (x, y) in enumerate(train_loader):
 print("batches per epoch:", len(train_loader))
 first_x, first_y = next(iter(train_loader))
 print("first batch:", tuple(first_x.shape), tuple(first_y.shape))
+
+# %%
+# .. check:: the loader makes ``⌈5 / 2⌉`` batches, stacking ``(2,)`` samples into ``(2, 2)`` and ``(2,)``
 assert len(train_loader) == math.ceil(len(train_ds) / 2)
 assert (train_ds[0][0].shape, first_x.shape, first_y.shape) == ((2,), (2, 2), (2,))
-
-# sphinx_gallery_start_ignore
-torch.manual_seed(123)  # the batches printed above: samples 3 and 1, 0 and 2, 4
-for (x, y), index in zip(train_loader, ([3, 1], [0, 2], [4]), strict=True):
-    assert torch.equal(x, X_train[index])
-    assert torch.equal(y, y_train[index])
-# sphinx_gallery_end_ignore
 
 # %%
 # Where the order comes from
 # --------------------------
-# Each time it starts an epoch, the loader takes a number from the global
-# generator to seed the worker processes, even when there are none (a loader
-# with ``persistent_workers=True`` keeps its workers, and takes it at its
-# first epoch only), and, when it shuffles, a second one that seeds the
-# shuffle. The shuffle depends on nothing but that number and the length of
-# the data set. So a loader over ``range(5)`` (anything with ``__len__`` and
+# Each time it starts an epoch, each loader on this page takes a number from
+# the global generator to seed the worker processes, even when there are
+# none, and, when it shuffles, a second one that seeds the shuffle. The
+# shuffle depends on nothing but that number and the length of the data set.
+# So a loader over ``range(5)`` (anything with ``__len__`` and
 # ``__getitem__`` serves as a data set) shuffles in step with the training
 # loader and shows the order as indices:
+#
+# .. detail:: Persistent workers
+#
+#    A loader with ``persistent_workers=True`` keeps its worker processes
+#    from one epoch to the next. It takes the workers' number at its first
+#    epoch only.
 index_loader = DataLoader(range(len(train_ds)), batch_size=2, shuffle=True)
 torch.manual_seed(123)
 orders = [torch.cat(list(index_loader)).tolist() for epoch in range(4)]
 for epoch, order in enumerate(orders, start=1):
     print(f"epoch {epoch}: samples {order}")
+
+# %%
+# .. check:: each epoch draws a workers' seed, then a shuffle seed; the training loader shuffles in step
+_draw = torch.empty((), dtype=torch.int64).random_  # as the loader and sampler draw
+with torch.random.fork_rng():
+    torch.manual_seed(123)
+    for _order in orders:
+        _draw()
+        _shuffle = torch.Generator().manual_seed(int(_draw()))
+        assert torch.randperm(5, generator=_shuffle).tolist() == _order
+    torch.manual_seed(123)  # the training loader's epochs follow the same orders
+    for _order in orders:
+        assert torch.equal(torch.cat([x for x, _ in train_loader]), X_train[_order])
 
 # %%
 # The four epochs after ``torch.manual_seed(123)`` as a picture: each row is
@@ -212,7 +239,15 @@ after_test_pass = torch.cat(list(index_loader)).tolist()
 print("again:                 ", again)
 print("after creating a layer:", after_layer)
 print("after the test loader: ", after_test_pass)
+
+# %%
+# .. check:: re-seeding repeats the epochs, and a pass over the test loader takes one number
 assert again == orders[0]
+with torch.random.fork_rng():
+    torch.manual_seed(123)  # the test loader took one number, then the two as above
+    _draw(), _draw()
+    _shuffle = torch.Generator().manual_seed(int(_draw()))
+assert torch.randperm(5, generator=_shuffle).tolist() == after_test_pass
 
 # %%
 # A :class:`torch.Generator` passed as ``generator=`` takes the place of the
@@ -229,46 +264,35 @@ torch.nn.Linear(2, 2)  # draws from the global generator
 global_state = torch.get_rng_state()
 second_run = [y.tolist() for _, y in seeded_loader]
 print(first_run, second_run, first_run == second_run)
+
+# %%
+# .. check:: with ``generator=`` the order depends on that generator alone; the global one is untouched
 assert first_run == second_run
 assert torch.equal(torch.get_rng_state(), global_state)
-
-
-# sphinx_gallery_start_ignore
-# Each epoch draws the workers' seed, then the seed of a new generator that shuffles.
-draw = torch.empty((), dtype=torch.int64).random_  # as the loader and sampler draw
-torch.manual_seed(123)
-for order in orders:
-    draw()
-    shuffle = torch.Generator().manual_seed(int(draw()))
-    assert torch.randperm(5, generator=shuffle).tolist() == order
-torch.manual_seed(123)  # the training loader's epochs follow the same orders
-for order in orders:
-    assert torch.equal(torch.cat([x for x, _ in train_loader]), X_train[order])
-torch.manual_seed(123)  # the test loader took one number, then the two as above
-draw(), draw()
-shuffle = torch.Generator().manual_seed(int(draw()))
-assert torch.randperm(5, generator=shuffle).tolist() == after_test_pass
 # With generator=: the workers' seed from it, then randperm with it directly.
-generator = torch.Generator().manual_seed(123)
-order = torch.cat(list(DataLoader(range(5), shuffle=True, generator=generator)))
-generator.manual_seed(123)
-draw(generator=generator)
-assert torch.equal(order, torch.randperm(5, generator=generator))
-# sphinx_gallery_end_ignore
+_generator = torch.Generator().manual_seed(123)
+_order = torch.cat(list(DataLoader(range(5), shuffle=True, generator=_generator)))
+_generator.manual_seed(123)
+_draw(generator=_generator)
+assert torch.equal(_order, torch.randperm(5, generator=_generator))
 
 # %%
 # ``drop_last``: no short batch
 # -----------------------------
 # The last batch holds what is left over, here one sample. A batch that
-# small gives a noisier :term:`gradient` step: over all possible batches,
-# the gradient of one sample strays further from that of the whole data set
-# than the gradient of two does. Some layers also need more than one sample
-# (batch normalisation, in training mode). ``drop_last=True`` skips the short
-# batch. With ``shuffle=True``, each epoch drops a random sample, the last of
-# its shuffled order: the same one can be dropped several epochs in a row
-# (sample 4 below), but over many epochs each is dropped about one epoch in
-# five. Without shuffling, the same last sample is dropped in every epoch.
+# small gives a noisier :term:`gradient` step. Some layers also need more
+# than one sample (batch normalisation, in training mode). ``drop_last=True``
+# skips the short batch. With ``shuffle=True``, each epoch drops a random
+# sample, the last of its shuffled order: the same one can be dropped several
+# epochs in a row (sample 4 below), but over many epochs each is dropped
+# about one epoch in five. Without shuffling, the same last sample is dropped
+# in every epoch.
 # The indices each epoch drops, from ``torch.manual_seed(123)`` as above:
+#
+# .. detail:: Noisier steps
+#
+#    Over all possible batches, the gradient of one sample strays further
+#    from that of the whole data set than the gradient of two does.
 dropping_loader = DataLoader(range(5), batch_size=2, shuffle=True, drop_last=True)
 torch.manual_seed(123)
 dropped = []
@@ -276,10 +300,11 @@ for _ in range(6):
     used = torch.cat(list(dropping_loader)).tolist()
     dropped += [index for index in range(5) if index not in used]
 print("batches per epoch:", len(dropping_loader), "| dropped, epoch by epoch:", dropped)
+
+# %%
+# .. check:: each epoch drops its last sample, each 1 in 5 or so; batches of one stray and fail batch norm
 assert len(dropping_loader) == len(train_ds) // 2
 assert dropped[:4] == [order[-1] for order in orders] == [4, 4, 0, 2]
-
-# sphinx_gallery_start_ignore
 # Gradients of batches of one stray further from the full one than those of two.
 grads = torch.autograd.functional.jacobian(  # per sample, of a linear model's loss
     lambda w: -(X_train @ w.T).log_softmax(dim=1)[torch.arange(5), y_train],
@@ -295,7 +320,8 @@ uses = torch.cat([torch.cat(list(many)) for _ in range(1000)]).bincount()
 assert ((uses > 750) & (uses < 850)).all()
 # ... and without shuffling, the last one is always dropped.
 in_order = DataLoader(range(5), batch_size=2, drop_last=True)
-assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
+with torch.random.fork_rng():
+    assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
 # Batch normalisation refuses one sample in training mode, not in eval mode.
 norm = torch.nn.BatchNorm1d(2)
 try:
@@ -306,7 +332,6 @@ else:
     raise AssertionError("batch normalisation should refuse one sample")
 assert "more than 1 value per channel" in message
 assert norm.eval()(X_train[:1]).shape == (1, 2)
-# sphinx_gallery_end_ignore
 
 # %%
 # The test loader does not shuffle: evaluation visits every sample once, and
@@ -314,7 +339,11 @@ assert norm.eval()(X_train[:1]).shape == (1, 2)
 # loader keeps the order of the data set.
 for x, y in test_loader:
     print(x, y)
-assert torch.equal(next(iter(test_loader))[0], X_test)
+
+# %%
+# .. check:: the test loader keeps the order of the data set
+with torch.random.fork_rng():
+    assert torch.equal(next(iter(test_loader))[0], X_test)
 
 # %%
 # ``num_workers`` and the ``__main__`` guard
@@ -339,6 +368,9 @@ class WhoLoads(ToyDataset):
 
 loaders = [list(who) for _, who in DataLoader(WhoLoads(X_train, y_train), batch_size=2)]
 print("who loaded each sample, batch by batch:", loaders)
+
+# %%
+# .. check:: on this page the main process loads every sample
 assert all(who == "main" for batch in loaders for who in batch)
 
 # %%
@@ -366,15 +398,20 @@ assert all(who == "main" for batch in loaders for who in batch)
 #
 # With these start methods the data set class must also be importable by
 # the workers: defined in a module or at the top level of the script, not
-# inside a function. (The ``fork`` method, Linux's default before Python
-# 3.14, copies the parent process instead and imports nothing; the guard
-# costs nothing there and keeps the script portable.) This page keeps
-# ``num_workers=0``: it runs inside a documentation build, where its classes
-# are in no file a fresh worker could import.
+# inside a function. This page keeps ``num_workers=0``: it runs inside a
+# documentation build, where its classes are in no file a fresh worker could
+# import.
 # :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`
 # starts processes the same way and keeps the code they run in an
 # importable module.
 #
+# .. detail:: The fork start method
+#
+#    The ``fork`` method, Linux's default before Python 3.14, copies the
+#    parent process instead and imports nothing. The guard costs nothing
+#    there and keeps the script portable.
+
+# %%
 # Summary
 # -------
 # - A :class:`~torch.utils.data.Dataset` has ``__getitem__`` and

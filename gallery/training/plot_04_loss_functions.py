@@ -47,12 +47,18 @@ formulas = {  # name: (loss function, loss of each element, its derivative)
     "Huber": (F.huber_loss, huber, e.clamp(-1, 1)),
 }
 print("errors:", [round(x, 2) for x in e.tolist()])
-for name, (loss_fn, per_element, derivative) in formulas.items():
+for name, (loss_fn, *_) in formulas.items():
     loss = loss_fn(prediction, target)
     (grad,) = torch.autograd.grad(loss, prediction)
     print(f"{name:>5}: loss {loss:.3f}, gradient {grad.numpy().round(3)}")
-    torch.testing.assert_close(loss, per_element.mean())
-    torch.testing.assert_close(grad, derivative / n)
+
+# %%
+# .. check:: each loss is the mean of its formula, and its gradient the derivative over ``n``
+for _loss_fn, _per_element, _derivative in formulas.values():
+    _loss = _loss_fn(prediction, target)
+    (_grad,) = torch.autograd.grad(_loss, prediction)
+    torch.testing.assert_close(_loss, _per_element.mean())
+    torch.testing.assert_close(_grad, _derivative / n)
 
 # %%
 # Under MSE, the outlier's gradient, ``2 · 4 / n``, is ten times the size
@@ -61,10 +67,6 @@ for name, (loss_fn, per_element, derivative) in formulas.items():
 # element's gradient exceeds ``1 / n`` in size: an outlier pulls no harder
 # than any error beyond ``delta``. The figure draws each loss and its
 # derivative; Huber's derivative has no jump.
-mse_grad, l1_grad, huber_grad = 2 * e / n, e.sign() / n, e.clamp(-1, 1) / n
-torch.testing.assert_close(mse_grad[3] / mse_grad[1].abs(), torch.tensor(10.0))
-assert mse_grad[3] > mse_grad[:3].abs().sum()
-assert max(l1_grad.abs().max(), huber_grad.abs().max()) <= 1 / n
 errors = torch.linspace(-3, 3, 601, requires_grad=True)
 fig, (ax_loss, ax_grad) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for colour, (name, (loss_fn, *_)) in zip(PALETTE[5:], formulas.items(), strict=True):
@@ -76,7 +78,14 @@ ax_loss.set(xlabel="error (prediction - target)", ylabel="loss", ylim=(0, 4.5))
 ax_grad.set(xlabel="error (prediction - target)", ylabel="derivative of the loss")
 ax_loss.legend(fontsize=8)
 plt.show()
-assert slope.diff().abs().max() < 0.02  # Huber's, the last: steps of 0.01
+
+# %%
+# .. check:: MSE lets the outlier's gradient dominate; L1 and Huber cap it at ``1 / n``; Huber's has no jump
+mse_grad, l1_grad, huber_grad = 2 * e / n, e.sign() / n, e.clamp(-1, 1) / n
+torch.testing.assert_close(mse_grad[3] / mse_grad[1].abs(), torch.tensor(10.0))
+assert mse_grad[3] > mse_grad[:3].abs().sum()
+assert max(l1_grad.abs().max(), huber_grad.abs().max()) <= 1 / n
+assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of 0.01
 
 # %%
 # Predictions and targets should have the same :term:`shape`. A model with
@@ -91,6 +100,9 @@ with warnings.catch_warnings(record=True) as caught:
 print(f"{caught[0].category.__name__}: {caught[0].message}")
 right = F.mse_loss(column.squeeze(1), target)
 print(f"MSE of (4, 1) against (4,): {wrong[F.mse_loss]:.3f}, not {right:.3f}")
+
+# %%
+# .. check:: all three warn and return the mean over the 4-by-4 table, not the right loss
 assert [w.category for w in caught] == [UserWarning] * 3
 for loss_fn, value in wrong.items():  # the mean over the 4-by-4 table
     torch.testing.assert_close(value, loss_fn(column.expand(4, 4), target.expand(4, 4)))
@@ -115,10 +127,13 @@ loss = F.cross_entropy(logits, labels)
 print(f"logits {logits.dtype} {tuple(logits.shape)}")
 print(f"labels {labels.dtype} {tuple(labels.shape)}, cross-entropy {loss:.4f}")
 log_p = F.log_softmax(logits, dim=1)
+loaded = next(iter(torch.utils.data.DataLoader([0, 2, 1], batch_size=3)))
+
+# %%
+# .. check:: cross-entropy is ``log_softmax`` then ``nll_loss``; the labels are int64 as loaded
 torch.testing.assert_close(loss, F.nll_loss(log_p, labels))
 torch.testing.assert_close(loss, -log_p[torch.arange(5), labels].mean())
 assert torch.equal(nn.CrossEntropyLoss()(logits, labels), loss)
-loaded = next(iter(torch.utils.data.DataLoader([0, 2, 1], batch_size=3)))
 assert labels.dtype == loaded.dtype == torch.int64
 
 # %%
@@ -131,6 +146,9 @@ far = torch.tensor([[200.0, 0.0]])
 second = torch.tensor([1])
 naive = F.nll_loss(torch.log(torch.softmax(far, dim=1)), second)
 print(f"log(softmax): {naive.item()}, cross_entropy: {F.cross_entropy(far, second)}")
+
+# %%
+# .. check:: the small probability rounds to 0 and its log is ``-inf``; ``log_softmax`` stays finite
 assert torch.softmax(far, dim=1)[0, 1] == 0
 assert naive.isinf()
 assert F.cross_entropy(far, second) == 200
@@ -162,17 +180,24 @@ for name, bad in wrong_targets.items():
 no_c = torch.tensor([0, 2, 4])  # examples whose classes are 0 and 1, not 2
 silent = F.cross_entropy(logits[no_c], labels[no_c] + 1)
 print(f"labels 1 to C, no class C in the batch: {silent:.4f}, no error")
+
+# %%
+# .. check:: without class C in the batch, labels from 1 give a wrong loss
 assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
 
 # %%
-# The messages differ because :func:`~torch.nn.functional.cross_entropy` reads a
-# target of the logits' shape as class probabilities, which must be floats
-# (:ref:`atlas <error-class-probabilities-dtype>`), and any other target as class
-# indices, which it takes as int64 or uint8, not int32 (:ref:`atlas
-# <error-target-dtype>`): so float labels of shape ``(N,)`` fail on their dtype,
-# not on their shape. The fixes: ``.long()`` for the dtype, ``.squeeze(1).long()``
-# for the float column, ``.float()`` for one-hot rows (see the next section) and
-# ``- 1`` for classes counted from 1. Each gives the right labels' loss.
+# The fixes: ``.long()`` for the dtype, ``.squeeze(1).long()`` for the float
+# column, ``.float()`` for one-hot rows (see the next section) and ``- 1`` for
+# classes counted from 1. Each gives the right labels' loss.
+#
+# .. detail:: Why the messages differ
+#
+#    :func:`~torch.nn.functional.cross_entropy` reads a target of the logits'
+#    shape as class probabilities, which must be floats (:ref:`atlas
+#    <error-class-probabilities-dtype>`). It reads any other target as class
+#    indices, which it takes as int64 or uint8, not int32 (:ref:`atlas
+#    <error-target-dtype>`). So float labels of shape ``(N,)`` fail on their
+#    dtype, not on their shape.
 fixes = [
     wrong_targets["float labels (N,)"].long(),
     wrong_targets["float column (N, 1)"].squeeze(1).long(),
@@ -180,6 +205,9 @@ fixes = [
     wrong_targets["one-hot, int64 (N, C)"].float(),
     wrong_targets["labels 1 to C"] - 1,
 ]
+
+# %%
+# .. check:: each fix gives the right labels' loss, and uint8 labels are accepted
 for repaired in fixes:
     torch.testing.assert_close(F.cross_entropy(logits, repaired), loss)
 torch.testing.assert_close(F.cross_entropy(logits, labels.to(torch.uint8)), loss)
@@ -195,8 +223,11 @@ torch.testing.assert_close(F.cross_entropy(logits, labels.to(torch.uint8)), loss
 probabilities = torch.softmax(torch.randn(5, 3), dim=1)
 soft = F.cross_entropy(logits, probabilities)
 print(f"soft labels: {soft:.4f}")
-torch.testing.assert_close(soft, -(probabilities * log_p).sum(dim=1).mean())
 one_hot = F.one_hot(labels, num_classes=3).float()
+
+# %%
+# .. check:: soft labels give the mean of ``-Σ p_c · log softmax(x)_c``; one-hot rows, the index's loss
+torch.testing.assert_close(soft, -(probabilities * log_p).sum(dim=1).mean())
 torch.testing.assert_close(F.cross_entropy(logits, one_hot), loss)
 
 # %%
@@ -210,13 +241,16 @@ eps = 0.1
 smoothed = F.cross_entropy(logits, labels, label_smoothing=eps)
 print(f"label_smoothing={eps}: {smoothed:.4f} (without: {loss:.4f})")
 smooth_rows = (1 - eps) * one_hot + eps / 3
-torch.testing.assert_close(smoothed, F.cross_entropy(logits, smooth_rows))
 lead = torch.linspace(0, 20, 201)  # how far class 0, the right one, is ahead
 ahead, class_0 = F.pad(lead.unsqueeze(1), (0, 2)), torch.zeros(201, dtype=torch.long)
 plain = F.cross_entropy(ahead, class_0, reduction="none")
 smooth = F.cross_entropy(ahead, class_0, reduction="none", label_smoothing=eps)
 best, formula = smooth.argmin(), torch.tensor(1 + 3 * (1 - eps) / eps).log()
 print(f"smoothed loss lowest at a lead of {lead[best]:.1f}; formula: {formula:.3f}")
+
+# %%
+# .. check:: smoothing trains against the smoothed rows; its loss is lowest at the formula's lead
+torch.testing.assert_close(smoothed, F.cross_entropy(logits, smooth_rows))
 assert (plain.diff() <= 0).all()
 assert (smooth[best:].diff() > 0).all()
 assert (lead[best] - formula).abs() <= 0.05  # the grid's step is 0.1
@@ -224,13 +258,18 @@ assert (lead[best] - formula).abs() <= 0.05  # the grid's step is 0.1
 # %%
 # Yes or no: BCEWithLogitsLoss
 # ----------------------------
-# For a yes-or-no question, the model outputs one logit per example (or one
-# per question, when there are several independent ones) and the target is
-# 0 or 1 (or a probability between) as a float, of the same shape.
+# For a yes-or-no question, the model outputs one logit per example and the
+# target is 0 or 1 as a float, of the same shape.
 # :class:`torch.nn.BCEWithLogitsLoss` takes the logits; :class:`torch.nn.BCELoss`
 # takes probabilities, so it needs a :term:`sigmoid` first. For moderate logits
 # the two agree; integer targets (:ref:`atlas <error-result-type-cast>`) and a
 # column of targets (:ref:`atlas <error-bce-target-size>`) raise errors in both:
+#
+# .. detail:: Several questions, soft targets
+#
+#    With several independent yes-or-no questions, the model outputs one
+#    logit per question. The target may also be a probability between 0 and
+#    1, as a float.
 torch.manual_seed(1)
 scores = torch.randn(6)  # one logit per example
 answers = torch.tensor([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
@@ -269,19 +308,26 @@ rows |= {"gradient, with logits": grad_exact, "gradient, two steps": grad_clampe
 print(f"{'logit':>21}: {[round(v, 1) for v in big.tolist()]}")
 for label, values in rows.items():
     print(f"{label:>21}: {[float(f'{v:.8g}') for v in values.tolist()]}")
+
+# %%
+# .. check:: the sigmoid is 1.0 from 16.7: BCELoss clamps at 100, gradient 0; from logits, both are right
 assert torch.equal(p == 1, torch.tensor([False, False, True, True]))
 assert torch.equal(clamped[2:], torch.full((2,), 100.0))
 torch.testing.assert_close(exact, big + torch.log1p(torch.exp(-big)))
 torch.testing.assert_close(grad_exact, p.detach() - no)
 assert torch.equal(grad_clamped[2:], torch.zeros(2))
-assert 0.05 < exact[0] - clamped[0] < 0.07
-assert exact[1] - clamped[1] > 0.5
+(sigmoid_slope,) = torch.autograd.grad(torch.sigmoid(big).sum(), big)
+assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
 
 # %%
 # Drawn against the logit, for target 0: sigmoid followed by BCELoss agrees
-# with the true loss for moderate logits, strays as the sigmoid nears 1.0
-# (0.06 too low at 16, over 0.5 at 16.6: float32 cannot keep ``1 - p``
-# accurate so close to 1), then jumps to the clamp at 100; its gradient, to 0.
+# with the true loss for moderate logits, strays as the sigmoid nears 1.0,
+# then jumps to the clamp at 100; its gradient, to 0.
+#
+# .. detail:: How far it strays
+#
+#    The loss is 0.06 too low at a logit of 16, and over 0.5 too low at 16.6:
+#    float32 cannot keep ``1 - p`` accurate so close to 1.
 x = torch.linspace(-5, 120, 2001, requires_grad=True)
 y_0 = torch.zeros_like(x)
 paths = {
@@ -298,10 +344,11 @@ ax_loss.set(xlabel="logit (target 0)", ylabel="loss")
 ax_grad.set(xlabel="logit (target 0)", ylabel="derivative of the loss")
 ax_loss.legend()
 plt.show()
-# sphinx_gallery_start_ignore
-(sigmoid_slope,) = torch.autograd.grad(torch.sigmoid(big).sum(), big)
-assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
-# sphinx_gallery_end_ignore
+
+# %%
+# .. check:: sigmoid + BCELoss is 0.06 too low at a logit of 16, over 0.5 at 16.6
+assert 0.05 < exact[0] - clamped[0] < 0.07
+assert exact[1] - clamped[1] > 0.5
 
 # %%
 # Reductions: mean, sum, none
@@ -315,14 +362,17 @@ assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
 per_example = F.cross_entropy(logits, labels, reduction="none")
 summed = F.cross_entropy(logits, labels, reduction="sum")
 print(f"none: {per_example}\nsum: {summed:.4f}, mean: {loss:.4f}")
+grid = (scores.view(2, 3), answers.view(2, 3))  # 2 examples of 3 answers each
+per_answer = F.binary_cross_entropy_with_logits(*grid, reduction="none")
+mean_answer = F.binary_cross_entropy_with_logits(*grid)
+
+# %%
+# .. check:: ``"none"`` keeps one loss per example or element; ``"mean"`` divides by the elements
 assert per_example.shape == labels.shape
 assert F.cross_entropy(logits, probabilities, reduction="none").shape == (5,)
 torch.testing.assert_close(summed, per_example.sum())
 torch.testing.assert_close(loss, per_example.mean())
-grid = (scores.view(2, 3), answers.view(2, 3))  # 2 examples of 3 answers each
-per_answer = F.binary_cross_entropy_with_logits(*grid, reduction="none")
 assert per_answer.shape == (2, 3)
-mean_answer = F.binary_cross_entropy_with_logits(*grid)
 torch.testing.assert_close(mean_answer, per_answer.sum() / 6)
 
 # %%
@@ -334,10 +384,13 @@ weight = torch.tensor([1.0, 2.0, 4.0])
 weighted = F.cross_entropy(logits, labels, weight=weight, reduction="none")
 mean_weighted = F.cross_entropy(logits, labels, weight=weight)
 print(f"weighted mean: {mean_weighted:.4f}")
-torch.testing.assert_close(weighted, weight[labels] * per_example)
-torch.testing.assert_close(mean_weighted, weighted.sum() / weight[labels].sum())
 masked = torch.where(torch.arange(5) == 1, -100, labels)  # ignore the second
 ignored = F.cross_entropy(logits, masked)
+
+# %%
+# .. check:: the weighted mean divides by the weights' sum; ``ignore_index`` drops examples, or gives nan
+torch.testing.assert_close(weighted, weight[labels] * per_example)
+torch.testing.assert_close(mean_weighted, weighted.sum() / weight[labels].sum())
 torch.testing.assert_close(ignored, per_example[masked != -100].mean())
 assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()
 
@@ -358,11 +411,7 @@ assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()
 leaf = logits.clone().requires_grad_()
 F.cross_entropy(leaf, labels).backward()
 print(leaf.grad)
-torch.testing.assert_close(leaf.grad, (torch.softmax(logits, dim=1) - one_hot) / 5)
-torch.testing.assert_close(leaf.grad.sum(dim=1), torch.zeros(5))
-assert torch.equal(leaf.grad.sign(), 1 - 2 * one_hot)
 (grad_sum,) = torch.autograd.grad(F.cross_entropy(leaf, labels, reduction="sum"), leaf)
-torch.testing.assert_close(grad_sum, 5 * leaf.grad)
 try:
     F.cross_entropy(leaf, labels, reduction="none").backward()
 except RuntimeError as error:
@@ -370,6 +419,16 @@ except RuntimeError as error:
 else:
     raise AssertionError("backward on a vector did not raise")
 F.cross_entropy(leaf, labels).backward()  # a second call: .grad doubles
+
+# %%
+# .. check:: the gradient is ``(softmax - one_hot) / N``, ``N`` times larger summed, and adds up
+_leaf = logits.clone().requires_grad_()
+F.cross_entropy(_leaf, labels).backward()
+_once = _leaf.grad  # the gradient printed above, before the second call
+torch.testing.assert_close(_once, (torch.softmax(logits, dim=1) - one_hot) / 5)
+torch.testing.assert_close(_once.sum(dim=1), torch.zeros(5))
+assert torch.equal(_once.sign(), 1 - 2 * one_hot)
+torch.testing.assert_close(grad_sum, 5 * _once)
 torch.testing.assert_close(leaf.grad, 2 * grad_sum / 5)
 
 # %%

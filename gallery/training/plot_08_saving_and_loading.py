@@ -46,7 +46,11 @@ folder = Path(workdir.name)
 # three :term:`epochs <epoch>` of SGD on the toy data, here through
 # :func:`~tutorial_utils.training.train_one_epoch`, the inner loop of that
 # page. The :term:`logits` are those the previous page printed when it ran
-# on the CPU (a GPU may round them differently in the last digits).
+# on the CPU.
+#
+# .. detail:: On a GPU
+#
+#    A GPU may round the logits differently in the last digits.
 X_train, y_train, X_test, y_test = toy_tensors()
 train_ds, _ = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
@@ -60,12 +64,12 @@ model.eval()
 with torch.no_grad():
     print(model(X_train))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the logits are those the previous page printed on the CPU
 expected_outputs = [[2.93201, -4.25632], [2.60451, -3.83890], [2.14836, -3.25136]]
 expected_outputs += [[-2.14610, 2.14964], [-2.50044, 2.52096]]
 outputs = model(X_train).detach()
 torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
-# sphinx_gallery_end_ignore
 
 # %%
 # The state dict
@@ -83,11 +87,12 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 state = model.state_dict()
 for name, tensor in state.items():
     print(f"{name:15} {tuple(tensor.shape)}")
+
+# %%
+# .. check:: keys are the parameters' names and persistent buffers; tensors shared, detached
 assert list(state) == [name for name, _ in model.named_parameters()]
 assert state["layers.0.bias"].data_ptr() == model.layers[0].bias.data_ptr()
 assert not state["layers.0.bias"].requires_grad
-
-# sphinx_gallery_start_ignore
 norm = torch.nn.BatchNorm1d(2)  # initialised without random numbers
 norm.register_buffer("cache", torch.zeros(1), persistent=False)
 norm_state, bias_before = norm.state_dict(), norm.bias.detach().clone()
@@ -95,7 +100,6 @@ assert {"running_mean", "cache"} & set(norm_state) == {"running_mean"}
 norm(X_train).sum().backward()
 torch.optim.SGD(norm.parameters(), lr=0.1).step()
 assert not torch.equal(norm_state["bias"], bias_before)
-# sphinx_gallery_end_ignore
 
 # %%
 # Saving and loading the weights
@@ -103,11 +107,14 @@ assert not torch.equal(norm_state["bias"], bias_before)
 # :func:`torch.save` writes the dictionary to a file: a zip archive with a
 # pickle describing the dictionary (``data.pkl``) and the bytes of each
 # tensor's :term:`storage` (``data/0``, ``data/1``, ..., here one per
-# tensor; the end of the page draws the file). The whole storage is
-# written, so a :term:`view` of a large tensor saves all of it: ``clone()``
-# the view to save only its elements. ``.pt`` and ``.pth`` are the usual
-# extensions. To load, build a model of the same class and give it the
+# tensor; the end of the page draws the file). ``.pt`` and ``.pth`` are the
+# usual extensions. To load, build a model of the same class and give it the
 # dictionary that :func:`torch.load` reads back.
+#
+# .. detail:: Saving a view
+#
+#    The whole storage is written, so a :term:`view` of a large tensor saves
+#    all of it. ``clone()`` the view to save only its elements.
 weights_path = folder / "model.pth"
 torch.save(model.state_dict(), weights_path)
 print(f"{weights_path.name}: {weights_path.stat().st_size:,} bytes")
@@ -120,13 +127,13 @@ new_model.eval()
 with torch.no_grad():
     same_outputs = torch.equal(new_model(X_train), model(X_train))
 print("same outputs as the trained model:", same_outputs)
-assert same_outputs
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the loaded model computes the same outputs; a view saves its whole storage
+assert same_outputs
 torch.save(torch.zeros(1000)[:2], folder / "view.pt")  # 4,000 bytes of storage
 torch.save(torch.zeros(1000)[:2].clone(), folder / "clone.pt")
 assert (folder / "clone.pt").stat().st_size < 4000 < (folder / "view.pt").stat().st_size
-# sphinx_gallery_end_ignore
 
 # %%
 # :meth:`~torch.nn.Module.load_state_dict` returns the missing and the
@@ -153,6 +160,9 @@ else:
     raise AssertionError("a (30, 2) weight was loaded into a (30, 3) one")
 copied = torch.equal(wrong_model.layers[2].weight, state["layers.2.weight"])
 print("layers.2.weight was copied anyway:", copied)
+
+# %%
+# .. check:: the tensors that fit were copied before the error
 assert copied
 
 # %%
@@ -162,12 +172,12 @@ assert copied
 extra = {**state, "extra.weight": torch.zeros(1)}
 print(NeuralNetwork(2, 2).load_state_dict(extra, strict=False))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: ``strict=False`` still refuses a wrong shape; ``strict=True`` an unexpected name
 for target, tensors, strict in ((wrong_model, state, False), (new_model, extra, True)):
     with contextlib.suppress(RuntimeError):  # wrong shape; unexpected key
         target.load_state_dict(tensors, strict=strict)
         raise AssertionError(f"strict={strict} loaded what it should refuse")
-# sphinx_gallery_end_ignore
 
 # %%
 # Files saved on a GPU: ``map_location``
@@ -176,9 +186,12 @@ for target, tensors, strict in ((wrong_model, state, False), (new_model, extra, 
 # puts each tensor back on that device. The next lines write a file that says
 # ``cuda:0`` for every tensor, on any machine, by briefly replacing the function
 # :func:`torch.save` asks for the device (a trick for this page only). Without
-# CUDA, loading it raises an error (its type depends on the PyTorch version)
-# whose message points to ``map_location`` (:ref:`its atlas entry
-# <error-deserialize-cuda>` has the fix):
+# CUDA, loading it raises an error whose message points to ``map_location``
+# (:ref:`its atlas entry <error-deserialize-cuda>` has the fix):
+#
+# .. detail:: The error's type
+#
+#    The type of the error depends on the PyTorch version.
 cuda_path = folder / "model_cuda0.pth"
 with mock.patch.object(torch.serialization, "location_tag", return_value="cuda:0"):
     torch.save(state, cuda_path)
@@ -190,6 +203,10 @@ if not torch.cuda.is_available():
     else:
         raise AssertionError("CUDA tensors were loaded without CUDA")
     print(message)
+
+# %%
+# .. check:: without CUDA, the error's message points to ``map_location``
+if not torch.cuda.is_available():
     assert "map_location" in message
 
 # %%
@@ -200,6 +217,9 @@ on_cpu = torch.load(cuda_path, map_location="cpu", weights_only=True)
 remapped = torch.load(cuda_path, map_location={"cuda:0": "cpu"}, weights_only=True)
 print(on_cpu["layers.0.bias"].device, remapped["layers.0.bias"].device)
 NeuralNetwork(2, 2).load_state_dict(on_cpu)
+
+# %%
+# .. check:: mapped to the CPU, the tensors are the saved ones
 assert all(torch.equal(on_cpu[name], tensor) for name, tensor in state.items())
 
 # %%
@@ -215,10 +235,16 @@ if torch.cuda.is_available():
     for where in (None, "cpu"):
         reloaded = torch.load(gpu_path, map_location=where, weights_only=True)
         print(f"map_location={where!r}:", reloaded["layers.0.bias"].device)
-        assert reloaded["layers.0.bias"].device.type == (where or "cuda")
-        assert torch.equal(reloaded["layers.0.bias"].cpu(), state["layers.0.bias"])
 else:
     print("This build has no CUDA GPU, so this cell saves and loads nothing.")
+
+# %%
+# .. check:: with a GPU, the file loads onto it as saved, or onto the CPU, the same values
+if torch.cuda.is_available():
+    for where in (None, "cpu"):
+        reloaded = torch.load(gpu_path, map_location=where, weights_only=True)
+        assert reloaded["layers.0.bias"].device.type == (where or "cuda")
+        assert torch.equal(reloaded["layers.0.bias"].cpu(), state["layers.0.bias"])
 
 
 # %%
@@ -253,6 +279,9 @@ with contextlib.redirect_stdout(captured):
 lines = [line.strip() for line in str(refusal).splitlines() if "global" in line]
 print(f"{type(refusal).__name__}: {(lines or [''])[0].split('. Please')[0]}")
 print("printed while loading:", repr(captured.getvalue()))
+
+# %%
+# .. check:: the refusal names ``print``, and loading printed nothing
 assert "print" in str(refusal)
 assert captured.getvalue() == ""
 
@@ -263,10 +292,14 @@ assert captured.getvalue() == ""
 # and trust. A state dict needs none of this, nor do the checkpoints of the next
 # page: they hold only tensors and plain Python data (numbers, strings,
 # ``None``, lists, tuples and dicts). Without ``weights_only``,
-# :func:`torch.load` uses your version's default (``False`` before PyTorch 2.6,
-# which would print the line), unless the environment variable
-# ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` sets it to ``False`` or
-# ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` to ``True``:
+# :func:`torch.load` uses your version's default, unless an environment
+# variable sets it:
+#
+# .. detail:: What sets the default
+#
+#    The default is ``False`` before PyTorch 2.6, which would print the line.
+#    The environment variable ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` sets it
+#    to ``False``, and ``TORCH_FORCE_WEIGHTS_ONLY_LOAD=1`` to ``True``.
 yes = ("1", "y", "yes", "true")  # the values that switch either variable on
 forced_on = os.environ.get("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "").lower() in yes
 forced_off = os.environ.get("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "").lower() in yes
@@ -274,6 +307,9 @@ safe_default = forced_on or (torch.__version__ >= "2.6" and not forced_off)
 print(f"torch {torch.__version__}: torch.load defaults to weights_only={safe_default}")
 with contextlib.redirect_stdout(captured), contextlib.suppress(pickle.UnpicklingError):
     torch.load(surprise_path)  # the default: printing or refusing
+
+# %%
+# .. check:: without ``weights_only``, ``torch.load`` prints or refuses as the default says
 assert (captured.getvalue() == "") == safe_default
 
 # %%
@@ -297,10 +333,14 @@ header = json.loads(raw[8 : 8 + length])
 print(f"{safe_path.name}: {len(raw):,} bytes; layers.4.bias: {header['layers.4.bias']}")
 
 loaded = load_file(safe_path)
+with safe_open(safe_path, framework="pt") as lazy:
+    print(dict(sorted(lazy.metadata().items())))  # stored in no fixed order
+
+# %%
+# .. check:: ``load_file`` and ``safe_open`` give back the tensors and the strings saved
 assert all(torch.equal(loaded[name], tensor) for name, tensor in state.items())
 with safe_open(safe_path, framework="pt") as lazy:
     assert torch.equal(lazy.get_tensor("layers.4.bias"), state["layers.4.bias"])
-    print(dict(sorted(lazy.metadata().items())))  # stored in no fixed order
     assert lazy.metadata() == metadata
 
 # %%
@@ -336,7 +376,6 @@ pt_raw = weights_path.read_bytes()
 pt_spans = {"tensors": [], "description": []}  # (start, size) of each part
 with zipfile.ZipFile(weights_path) as archive:
     for info in archive.infolist():
-        assert info.compress_type == zipfile.ZIP_STORED
         kind = "tensors" if "/data/" in info.filename else "description"
         if kind == "tensors" or info.filename.endswith("/data.pkl"):
             content = archive.read(info)  # found right after the entry's header
@@ -344,14 +383,6 @@ with zipfile.ZipFile(weights_path) as archive:
             pt_spans[kind].append((start, len(content)))
 safe_spans = {"tensors": [(8 + length, tensor_bytes)], "description": [(8, length)]}
 print(f"tensor bytes in each file: {tensor_bytes:,}")
-assert [pt_raw[s : s + n] for s, n in pt_spans["tensors"]] == in_order
-offsets = [header[name]["data_offsets"] for name in state]
-assert [raw[8 + length + a : 8 + length + b] for a, b in offsets] == in_order
-assert sorted(offsets) != offsets  # safetensors' own order
-assert len(raw) - 8 - length == tensor_bytes
-assert all(start % 64 == 0 for start, _ in pt_spans["tensors"])
-assert pt_spans["description"][0][0] < min(start for start, _ in pt_spans["tensors"])
-assert pt_raw.index(b"PK\x01\x02") > max(sum(span) for span in pt_spans["tensors"])
 
 fig, ax = plt.subplots(figsize=(9, 2.4), layout="constrained")
 files = {weights_path.name: (pt_raw, pt_spans), safe_path.name: (raw, safe_spans)}
@@ -368,7 +399,18 @@ patches = [Patch(color=PALETTE[i], label=label) for i, label in legend.items()]
 fig.legend(handles=patches, loc="outside upper center", ncols=3)
 plt.show()
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: both files hold the tensor bytes as drawn; a large model's files are almost all tensors
+with zipfile.ZipFile(weights_path) as archive:
+    assert all(i.compress_type == zipfile.ZIP_STORED for i in archive.infolist())
+assert [pt_raw[s : s + n] for s, n in pt_spans["tensors"]] == in_order
+offsets = [header[name]["data_offsets"] for name in state]
+assert [raw[8 + length + a : 8 + length + b] for a, b in offsets] == in_order
+assert sorted(offsets) != offsets  # safetensors' own order
+assert len(raw) - 8 - length == tensor_bytes
+assert all(start % 64 == 0 for start, _ in pt_spans["tensors"])
+assert pt_spans["description"][0][0] < min(start for start, _ in pt_spans["tensors"])
+assert pt_raw.index(b"PK\x01\x02") > max(sum(span) for span in pt_spans["tensors"])
 big = {"weight": torch.zeros(1000, 1000)}  # one tensor of 4,000,000 bytes
 torch.save(big, folder / "big.pt")
 save_file(big, folder / "big.safetensors")
@@ -377,8 +419,8 @@ for name, data in (("big.pt", pt_raw), ("big.safetensors", raw)):
     assert extra < len(data) - tensor_bytes  # less than for six tiny tensors
     assert extra < 0.001 * 4_000_000
 assert (folder / "big.safetensors").stat().st_size < (folder / "big.pt").stat().st_size
-# sphinx_gallery_end_ignore
 
+# %%
 workdir.cleanup()
 
 # %%

@@ -49,12 +49,16 @@ folder = Path(workdir.name)
 # The run below trains the toy model of the previous pages for eight epochs
 # with SGD and momentum, and after the third saves a :term:`checkpoint`: a
 # dictionary of the model's and the optimiser's state dicts, the epoch, and
-# the state of the random number generator (:func:`torch.get_rng_state`; a
-# run that draws random numbers on a GPU also saves
-# :func:`torch.cuda.get_rng_state_all`). :func:`torch.save` writes it at
-# once: the optimiser's state dict, like the model's (previous page), holds
-# the optimiser's own :term:`tensors <tensor>`, which the next epochs
-# change. The run prints the mean :term:`loss` over each epoch's samples.
+# the state of the random number generator (:func:`torch.get_rng_state`).
+# :func:`torch.save` writes it at once: the optimiser's state dict, like the
+# model's (previous page), holds the optimiser's own :term:`tensors <tensor>`,
+# which the next epochs change. The run prints the mean :term:`loss` over
+# each epoch's samples.
+#
+# .. detail:: GPU random state
+#
+#    A run that draws random numbers on a GPU also saves
+#    :func:`torch.cuda.get_rng_state_all`.
 train_ds, _ = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
@@ -72,7 +76,8 @@ losses += [
 print("losses:", [f"{loss:.1e}" for loss in losses])
 print("optimiser state of the first parameter:", list(sgd.state_dict()["state"][0]))
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the saved state dicts hold the live tensors; each shuffle draws from the generator
 bias = uninterrupted.layers[4].bias  # parameter 5: the state dicts hold epoch 8's
 momentum = sgd.state[bias]["momentum_buffer"]
 assert to_save["model"]["layers.4.bias"].data_ptr() == bias.data_ptr()
@@ -84,7 +89,6 @@ assert not torch.equal(torch.get_rng_state(), before)  # the shuffle drew from i
 torch.set_rng_state(before)
 assert [labels.tolist() for _, labels in train_loader] == first_order
 torch.set_rng_state(before)  # later cells see the state as it was
-# sphinx_gallery_end_ignore
 
 # %%
 # Resuming bit for bit
@@ -109,15 +113,17 @@ resumed_losses = [
 pairs = zip(resumed.parameters(), uninterrupted.parameters(), strict=True)
 identical = all(torch.equal(a, b) for a, b in pairs)
 print("parameters identical to the uninterrupted run:", identical)
-assert identical
-assert resumed_losses == losses[start:]
 
 # %%
 # Identical, bit for bit (:func:`torch.equal`, not just close), and so are
-# the losses of epochs 4 to 8, on this CPU. On a GPU that holds only where
-# every operation of the run is deterministic (see
-# :func:`torch.use_deterministic_algorithms`).
+# the losses of epochs 4 to 8, on this CPU.
 #
+# .. detail:: On a GPU
+#
+#    On a GPU, a resumed run is identical only where every operation of the
+#    run is deterministic (see :func:`torch.use_deterministic_algorithms`).
+
+# %%
 # Resuming from the weights alone
 # -------------------------------
 # Resuming with the weights alone, with a fresh optimiser (it has no
@@ -127,16 +133,20 @@ torch.manual_seed(999)
 from_weights = NeuralNetwork(2, 2)
 from_weights.load_state_dict(checkpoint["model"])
 fresh_sgd = torch.optim.SGD(from_weights.parameters(), lr=0.1, momentum=0.9)
-assert fresh_sgd.state_dict()["state"] == {}
 other_losses = [
     train_one_epoch(from_weights, train_loader, fresh_sgd) for _ in range(start, epochs)
 ]
 print("losses after the checkpoint:", [f"{loss:.1e}" for loss in other_losses])
 higher = all(o > u for o, u in zip(other_losses, losses[start:], strict=True))
 print("higher than the uninterrupted run's at every epoch:", higher)
-assert higher
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: resumed: same weights and losses; from weights alone: no momentum, other order, higher
+assert identical
+assert resumed_losses == losses[start:]
+new_sgd = torch.optim.SGD(from_weights.parameters(), lr=0.1, momentum=0.9)
+assert new_sgd.state_dict()["state"] == {}  # as fresh_sgd was: no momentum yet
+assert higher
 after_run = torch.get_rng_state()
 torch.manual_seed(999)
 NeuralNetwork(2, 2)  # as above: the run started from the state after this
@@ -146,7 +156,6 @@ for state in (torch.get_rng_state(), checkpoint["rng"]):
     orders.append([labels.tolist() for _, labels in train_loader])
 assert orders[0] != orders[1]  # the epoch after the checkpoint: other shuffles
 torch.set_rng_state(after_run)
-# sphinx_gallery_end_ignore
 
 # %%
 # The three runs, on a logarithmic scale. The crosses of the resumed run sit
@@ -166,13 +175,17 @@ plt.show()
 # %%
 # A helper for checkpoints
 # ------------------------
-# :func:`~tutorial_utils.checkpoints.save_checkpoint` writes the same
-# dictionary in one call (the random state under ``"rng"`` as a dictionary,
-# with the CUDA generators' states too when there is a GPU, and a
-# ``"format"`` mark that tells a checkpoint from other files), and
+# :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a
+# checkpoint in one call, and
 # :func:`~tutorial_utils.checkpoints.load_checkpoint` loads it with
 # ``weights_only=True``, restores the model, the optimiser and the random
 # state, and returns the epoch. The same run, saved and resumed with them:
+#
+# .. detail:: The helper's file
+#
+#    It holds the random state under ``"rng"`` as a dictionary, with the CUDA
+#    generators' states too when there is a GPU. A ``"format"`` mark tells a
+#    checkpoint from other files.
 torch.manual_seed(0)
 run = NeuralNetwork(2, 2)
 sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
@@ -181,8 +194,6 @@ for _ in range(saved_at):
 run_path = save_checkpoint(folder / "run.pt", run, sgd, epoch=saved_at)
 saved = torch.load(run_path, weights_only=True)
 print("keys:", sorted(saved), "| rng:", list(saved["rng"]))
-assert torch.equal(saved["rng"]["cpu"], to_save["rng"])
-assert all(torch.equal(saved["model"][k], v) for k, v in checkpoint["model"].items())
 
 torch.manual_seed(999)
 run = NeuralNetwork(2, 2)
@@ -190,6 +201,11 @@ sgd = torch.optim.SGD(run.parameters(), lr=0.1, momentum=0.9)
 start = load_checkpoint(run_path, run, sgd)
 helper_losses = [train_one_epoch(run, train_loader, sgd) for _ in range(start, epochs)]
 print("same losses as the uninterrupted run:", helper_losses == losses[start:])
+
+# %%
+# .. check:: the helper saves the same states and resumes to the same losses
+assert torch.equal(saved["rng"]["cpu"], to_save["rng"])
+assert all(torch.equal(saved["model"][k], v) for k, v in checkpoint["model"].items())
 assert helper_losses == losses[start:]
 
 # %%
@@ -206,6 +222,9 @@ else:
 save_checkpoint(run_path, run, sgd, epoch=epochs, overwrite=True)
 done = load_checkpoint(run_path, NeuralNetwork(2, 2))
 print("with overwrite=True, epochs done:", done)
+
+# %%
+# .. check:: with ``overwrite=True`` the checkpoint is replaced
 assert done == epochs
 
 # %%
@@ -232,9 +251,12 @@ else:
 # ``save_checkpoint`` writes the new file beside the old one and moves it
 # into place, in one step, only once it is complete. A save that fails in
 # the process (an error such as the one below, a full disk, the process
-# killed half-way) therefore leaves the previous checkpoint as it was. A
-# power cut is another matter: the folder is not synced after the move, so
-# the move itself may not survive one.
+# killed half-way) therefore leaves the previous checkpoint as it was.
+#
+# .. detail:: Power cuts
+#
+#    A power cut is another matter: the folder is not synced after the move,
+#    so the move itself may not survive one.
 previous = run_path.read_bytes()
 try:
     save_checkpoint(run_path, run, broken, epoch=epochs, overwrite=True)
@@ -244,10 +266,12 @@ else:
     raise AssertionError("save_checkpoint pickled a generator")
 kept = run_path.read_bytes() == previous
 print("the previous checkpoint is kept:", kept)
+
+# %%
+# .. check:: a failed save keeps the previous file, which stays until the new one is complete
 assert kept
 
 
-# sphinx_gallery_start_ignore
 class Spy:  # pickled half-way through a save: the old file must still be there
     def __reduce__(self):
         seen.append(run_path.read_bytes() == previous)
@@ -260,7 +284,6 @@ save_checkpoint(run_path, run, spied, epoch=epochs, overwrite=True)
 assert seen == [True]
 assert run_path.read_bytes() != previous  # moved into place once complete
 assert not list(folder.glob("*partial"))  # failed or not, nothing left behind
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

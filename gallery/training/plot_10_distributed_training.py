@@ -49,13 +49,18 @@ print(environment_summary(torch.device("cpu")))
 # over the processes with an *all-reduce* (a collective operation that
 # leaves the same sum, here divided by the world size, in every process).
 # It sends them in buckets, each as soon as its gradients are ready, so
-# that the communication overlaps with the rest of ``backward``. By default
-# all gradients share one bucket in the first step; from the second on, a
-# bucket is closed once it holds 25 MiB or more (1 MiB for the first).
-# Every process then takes the same :term:`optimiser` step from the same
+# that the communication overlaps with the rest of ``backward``. Every
+# process then takes the same :term:`optimiser` step from the same
 # parameters, and the copies stay equal. The processes work at the same
 # time: hence the speed-up on real models.
 #
+# .. detail:: Bucket sizes
+#
+#    By default all gradients share one bucket in the first step. From the
+#    second on, a bucket is closed once it holds 25 MiB or more (1 MiB for
+#    the first).
+
+# %%
 # Who gets which samples
 # ----------------------
 # A :class:`~torch.utils.data.distributed.DistributedSampler` gives each
@@ -81,24 +86,15 @@ for epoch in range(3):
         f"process rank 1 {shares[epoch, 1]}, order {orders[epoch]}"
     )
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: 25 MiB buckets (1 MiB first); seed and epoch, not the global generator, set the order
 assert "default size of 25 MiB" in torch.nn.parallel.DistributedDataParallel.__doc__
 assert torch.distributed._DEFAULT_FIRST_BUCKET_BYTES == 2**20
-for epoch in range(3):
-    assert sorted(orders[epoch][:5]) == [0, 1, 2, 3, 4]
-    assert orders[epoch][5] == orders[epoch][0]
 fixed = DistributedSampler(train_ds, num_replicas=2, rank=0, seed=123)
 assert list(fixed) == list(fixed) == shares[0, 0]
 with torch.random.fork_rng():
     torch.manual_seed(0)
     assert list(DistributedSampler(train_ds, 2, 0, seed=123)) == shares[0, 0]
-dropping = [
-    list(DistributedSampler(train_ds, 2, rank, seed=123, drop_last=True))
-    for rank in range(2)
-]
-pairs = zip(*dropping, strict=True)
-assert [index for pair in pairs for index in pair] == orders[0][:4]
-# sphinx_gallery_end_ignore
 
 # %%
 # Five samples do not split into two equal shares, and every process must
@@ -130,6 +126,18 @@ ax.spines[:].set_visible(False)
 plt.show()
 
 # %%
+# .. check:: the order is padded with its first index; ``drop_last=True`` cuts it to four
+for epoch in range(3):
+    assert sorted(orders[epoch][:5]) == [0, 1, 2, 3, 4]
+    assert orders[epoch][5] == orders[epoch][0]
+dropping = [
+    list(DistributedSampler(train_ds, 2, rank, seed=123, drop_last=True))
+    for rank in range(2)
+]
+pairs = zip(*dropping, strict=True)
+assert [index for pair in pairs for index in pair] == orders[0][:4]
+
+# %%
 # Every process must pass the same ``seed``. A seed that differs per
 # process gives each one a different order, so the shares can miss samples
 # and repeat others, as they do with seeds 123 and 124:
@@ -139,6 +147,9 @@ mixed = [
 ]
 never_used = sorted(set(range(len(train_ds))) - set(mixed[0] + mixed[1]))
 print(f"seeds 123 and 124: {mixed[0]} and {mixed[1]}; never used: {never_used}")
+
+# %%
+# .. check:: with seeds 123 and 124 a sample goes unused
 assert never_used
 
 # %%
@@ -159,12 +170,16 @@ print(source[source.index("    if port is not None:") :])
 # (NVIDIA's) is the one for CUDA GPUs; on GPUs each process first makes its
 # own GPU the current one with :func:`torch.cuda.set_device` (more in the
 # last section). A process that waits longer than ``timeout`` for the others
-# gives up. With ``gloo`` it raises an error (a ``RuntimeError`` in PyTorch
-# 2.13), and the ``try`` / ``finally`` still leaves the group with
-# :func:`~torch.distributed.destroy_process_group`; with ``nccl``, the
-# documentation of ``init_process_group`` says the process is aborted
-# instead, unless ``TORCH_NCCL_BLOCKING_WAIT`` is set.
+# gives up. With ``gloo`` it raises an error, and the ``try`` / ``finally``
+# still leaves the group with :func:`~torch.distributed.destroy_process_group`.
 #
+# .. detail:: Timeouts
+#
+#    With ``gloo``, the error is a ``RuntimeError`` in PyTorch 2.13. With
+#    ``nccl``, the documentation of ``init_process_group`` says the process is
+#    aborted instead, unless ``TORCH_NCCL_BLOCKING_WAIT`` is set.
+
+# %%
 # The training, in a private function of the same module, is the loop of
 # the previous pages with four changes. The model is wrapped in DDP
 # (``device_ids`` names the process's GPU on CUDA, ``None`` on the CPU); the
@@ -189,8 +204,6 @@ for report in reports:
             f"[process rank {report.rank} of {report.world_size}, {report.backend}, "
             f"{report.device}] epoch {epoch}: samples {samples}, loss {loss:.4f}"
         )
-for report in reports:
-    assert report.samples == [shares[epoch, report.rank] for epoch in range(3)]
 
 # %%
 # Each process used the shares the sampler showed above, and computed a
@@ -199,7 +212,6 @@ for report in reports:
 # for bit the same after training: both applied the same averaged
 # gradients.
 first, second = reports
-assert all(a != b for a, b in zip(first.losses, second.losses, strict=True))
 stages = {
     "as initialised": (first.initial_parameters, second.initial_parameters),
     "after wrapping": (first.initial_parameters, second.synced_parameters),
@@ -207,6 +219,12 @@ stages = {
 }
 for stage, (a, b) in stages.items():
     print(f"{stage}: largest difference {(a - b).abs().max().item():.2g}")
+
+# %%
+# .. check:: each used its shares, losses differ; parameters differ, then rank 0's, then equal
+for report in reports:
+    assert report.samples == [shares[epoch, report.rank] for epoch in range(3)]
+assert all(a != b for a, b in zip(first.losses, second.losses, strict=True))
 assert not torch.equal(first.initial_parameters, second.initial_parameters)
 assert torch.equal(first.synced_parameters, first.initial_parameters)
 assert torch.equal(second.synced_parameters, first.initial_parameters)
@@ -225,7 +243,6 @@ X_train, y_train, _, _ = toy_tensors()
 torch.manual_seed(123)  # process rank 0's seed
 single = NeuralNetwork(2, 2)
 optimizer = torch.optim.SGD(single.parameters(), lr=0.5)
-assert torch.equal(parameters_to_vector(single.parameters()), first.initial_parameters)
 for epoch in range(3):
     batch = first.samples[epoch] + second.samples[epoch]
     loss = F.cross_entropy(single(X_train[batch]), y_train[batch])
@@ -240,6 +257,13 @@ single_parameters = parameters_to_vector(single.parameters()).detach()
 largest = (first.parameters - single_parameters).abs().max().item()
 print(f"largest difference between the parameters: {largest:.1e}")
 torch.testing.assert_close(first.parameters, single_parameters)
+
+# %%
+# .. check:: the one process starts from process rank 0's weights
+with torch.random.fork_rng():
+    torch.manual_seed(123)
+    rank0 = parameters_to_vector(NeuralNetwork(2, 2).parameters())
+assert torch.equal(rank0, first.initial_parameters)
 
 # %%
 # Equal up to float32 rounding (the difference printed above): each process
@@ -260,6 +284,9 @@ for _ in range(3):
 plain_parameters = parameters_to_vector(plain.parameters()).detach()
 gap = (first.parameters - plain_parameters).abs().max().item()
 print(f"largest difference from DDP: {gap:.4f}")
+
+# %%
+# .. check:: on the five samples, one process ends elsewhere
 assert gap > 1e-3
 
 # %%
@@ -354,12 +381,16 @@ assert gap > 1e-3
 # names no device, NCCL's included, goes there and not to ``cuda:0``; the
 # model and batches moved there; ``device_ids=[local_rank]`` for DDP. Start
 # as many processes as GPUs (``--nproc-per-node=gpu`` counts them).
-# ``CUDA_VISIBLE_DEVICES=0,2`` shows a program only GPUs 0 and 2 (in CUDA's
-# numbering; ``CUDA_DEVICE_ORDER=PCI_BUS_ID`` makes it ``nvidia-smi``'s), as
-# ``cuda:0`` and ``cuda:1``. The next cell runs :mod:`tutorial_utils.distributed`
+# ``CUDA_VISIBLE_DEVICES=0,2`` shows a program only GPUs 0 and 2 in CUDA's
+# numbering, as ``cuda:0`` and ``cuda:1``. The next cell runs :mod:`tutorial_utils.distributed`
 # with ``nccl``, one process per GPU, and prints each one's losses. Their
 # parameters are equal and match, up to float32 rounding, the one process on
 # the five samples above (one GPU) or the two CPU processes (two GPUs).
+#
+# .. detail:: GPU numbering
+#
+#    ``CUDA_DEVICE_ORDER=PCI_BUS_ID`` makes CUDA's numbering of the GPUs
+#    ``nvidia-smi``'s.
 if torch.cuda.is_available():
     gpus = torch.cuda.device_count()
     with tempfile.TemporaryDirectory() as folder:
@@ -371,13 +402,17 @@ if torch.cuda.is_available():
     for report in gpu_reports:
         losses = ", ".join(f"{loss:.4f}" for loss in report["losses"])
         print(f"process rank {report['rank']} on {report['device']}: losses {losses}")
+else:
+    print("No GPU in this build (torch.cuda.is_available() is False): no nccl run.")
+
+# %%
+# .. check:: on GPUs the parameters are equal, and match the CPU runs up to rounding
+if torch.cuda.is_available():
     for report in gpu_reports:
         assert torch.equal(report["parameters"], gpu_reports[0]["parameters"])
     if gpus <= 2:
         expected = plain_parameters if gpus == 1 else first.parameters
         torch.testing.assert_close(gpu_reports[0]["parameters"], expected)
-else:
-    print("No GPU in this build (torch.cuda.is_available() is False): no nccl run.")
 
 # %%
 # Summary
