@@ -171,13 +171,13 @@ intersphinx_timeout = 5
 
 # -- HTML --------------------------------------------------------------------
 # A digest of the build's own extensions: a change to one of them changes the
-# configuration, so Sphinx reads and writes every page again (as after any
-# other configuration change) instead of keeping pages made by the old code.
-html_context = {
-    "extensions_digest": hashlib.sha256(
-        b"".join(path.read_bytes() for path in sorted((HERE / "_ext").glob("*.py")))
-    ).hexdigest()
-}
+# configuration, so Sphinx reads every page again (extensions_digest is
+# registered with rebuild "env" in docs/_ext/gallery_hooks.py) and writes every
+# page again (html_context), instead of keeping pages made by the old code.
+extensions_digest = hashlib.sha256(
+    b"".join(path.read_bytes() for path in sorted((HERE / "_ext").glob("*.py")))
+).hexdigest()
+html_context = {"extensions_digest": extensions_digest}
 html_theme = "furo"
 html_title = "PyTorch from the foundations"
 html_static_path = ["_static"]

@@ -243,44 +243,71 @@ def test_checks_render_closed_under_their_cell(site: Path) -> None:
     assert folded, "no page has a check fold"
 
 
+def _text(page: str) -> str:
+    """The words of an HTML page, without its tags."""
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
 @pytest.mark.docs
 def test_search_finds_the_text_but_not_the_check_code(site: Path) -> None:
-    index = (site / "searchindex.js").read_text()
-    terms = json.loads(re.search(r'"terms":(\{.*?\}),"titles"', index).group(1))
-    # ``assert`` is written only in code; the pages' visible code no longer
-    # needs it in most cells. A word of check code only is not indexed.
-    check_only = set()
-    lesson_words = set()
-    for script in SCRIPTS:
-        source = script.read_text()
-        for cell in CHECK_CELL.finditer(source):
-            check_only |= set(re.findall(r"[a-z]{7,}", cell.group(0).split("\n", 2)[2]))
-        # The text, and the checks' summaries, which search should find.
-        claims = "\n".join(re.findall(r"^# \.\. check::.*$", source, re.MULTILINE))
-        lesson = strip_checks(source) + claims
-        lesson_words |= set(re.findall(r"[a-z]{7,}", lesson.lower()))
-    # The index holds stems ("stack" for "stacking"), as Sphinx's English search
-    # makes them.
+    """A word a page has only in its check code does not lead search to that page."""
     from sphinx.search.en import SearchEnglish
 
-    stem = SearchEnglish({}).stem
-    lesson_stems = {stem(word) for word in lesson_words}
-    unique = sorted(
-        {w for w in check_only - lesson_words if stem(w) not in lesson_stems}
-    )
-    assert unique, "no word appears in check code only"
-    indexed = [word for word in unique if stem(word) in terms]
-    assert not indexed, f"words of check code only are searchable: {indexed[:10]}"
-    # The words of the details are found, as the text's are.
+    stem = SearchEnglish({}).stem  # the index holds stems: "stack" for "stacking"
+    text = (site / "searchindex.js").read_text()
+    index = json.loads(text[text.index("(") + 1 : text.rindex(")")])
+    docnames = index["docnames"]
+    terms = index["terms"]
+
+    def pages_with(word: str) -> set[str]:
+        found = terms.get(stem(word), [])
+        return {docnames[i] for i in ([found] if isinstance(found, int) else found)}
+
+    tested = found_in_details = 0
     for script in SCRIPTS:
+        source = script.read_text()
+        docname = page_of(site, script).relative_to(site).with_suffix("").as_posix()
+        check_code = "".join(
+            cell.group(0).split("\n", 2)[2] for cell in CHECK_CELL.finditer(source)
+        )
+        # What the page shows outside its checks' code: text, code, output, and
+        # the checks' summaries, which are prose.
+        shown = re.sub(
+            r'(<details class="fold fold-check"><summary>.*?</summary>).*?</details>',
+            r"\1",
+            page_of(site, script).read_text(),
+            flags=re.DOTALL,
+        )
+        lesson = {stem(w) for w in re.findall(r"[a-z]+", _text(shown).lower())}
+        only_checks = {
+            w
+            for w in re.findall(r"[a-z]{6,}", check_code.lower())
+            if stem(w) not in lesson
+        }
+        tested += len(only_checks)
+        leaked = sorted(w for w in only_checks if docname in pages_with(w))
+        assert not leaked, f"{script.name}: search finds it by its check code: {leaked}"
+        # A word the page has only in its details leads search to the page.
+        without_details = re.sub(
+            r'<details class="fold fold-detail">.*?</details>',
+            " ",
+            shown,
+            flags=re.DOTALL,
+        )
+        elsewhere = {
+            stem(w) for w in re.findall(r"[a-z]+", _text(without_details).lower())
+        }
         for body in re.findall(
-            r"^# \.\. detail::.*\n#\n((?:#    .*\n|#\n)+)",
-            script.read_text(),
-            re.MULTILINE,
+            r'<details class="fold fold-detail">(.*?)</details>', shown, flags=re.DOTALL
         ):
-            words = set(re.findall(r"\b[a-z]{6,}\b", body.lower()))
-            found = {stem(word) for word in words} & set(terms)
-            assert found, f"{script.name}: a detail is not searchable"
+            for word in set(re.findall(r"\b[a-z]{5,}\b", _text(body).lower())):
+                if stem(word) not in elsewhere and stem(word) in terms:
+                    found_in_details += 1
+                    assert docname in pages_with(word), (
+                        f"{script.name}: search does not find the detail word {word!r}"
+                    )
+    assert tested, "no page has a word in its check code only"
+    assert found_in_details, "no page has a word in its details only"
 
 
 def test_downloaded_notebook_runs_its_collapsed_checks(tmp_path: Path) -> None:

@@ -59,30 +59,39 @@ class check_marker(nodes.General, nodes.Element):
     """Where a check's text cell was; the transform folds the code after it."""
 
 
-def _summary_html(encoded: str) -> str:
-    """A summary's ````code```` as ``<code>``: the only markup a summary takes."""
-    return re.sub(
-        r"``(.+?)``",
-        r'<code class="docutils literal notranslate">\1</code>',
-        encoded,
-    )
+class fold_summary(nodes.General, nodes.TextElement):
+    """A fold's summary line: its words are text, which search indexes."""
+
+
+def make_fold(kind: str, summary: str) -> fold:
+    """A fold whose first child is its summary; ````code```` in it is code."""
+    made = fold(kind=kind, summary=summary)
+    line = fold_summary()
+    for number, piece in enumerate(re.split(r"``(.+?)``", summary)):
+        if number % 2:
+            line += nodes.literal(piece, piece)
+        elif piece:
+            line += nodes.Text(piece)
+    made += line
+    return made
 
 
 def visit_fold_html(self: Any, node: fold) -> None:
-    kind = node["kind"]
-    summary = _summary_html(self.encode(node["summary"]))
-    label = (
-        f'<span class="fold-label">{CHECK_LABEL}:</span> ' if kind == "check" else ""
-    )
-    self.body.append(
-        f'<details class="fold fold-{kind}">'
-        f"<summary>{label}{summary}</summary>\n"
-        f'<div class="fold-body">\n'
-    )
+    self.body.append(f'<details class="fold fold-{node["kind"]}">')
 
 
 def depart_fold_html(self: Any, node: fold) -> None:
     self.body.append("</div>\n</details>\n")
+
+
+def visit_summary_html(self: Any, node: fold_summary) -> None:
+    self.body.append("<summary>")
+    if node.parent["kind"] == "check":
+        self.body.append(f'<span class="fold-label">{CHECK_LABEL}:</span> ')
+
+
+def depart_summary_html(self: Any, node: fold_summary) -> None:
+    self.body.append('</summary>\n<div class="fold-body">\n')
 
 
 def visit_fold_other(self: Any, node: fold) -> None:
@@ -119,7 +128,7 @@ class DetailDirective(SphinxDirective):
     def run(self) -> list[nodes.Node]:
         if not self.content:
             raise self.error(f"the detail {self.arguments[0]!r} has no text")
-        node = fold(kind="detail", summary=" ".join(self.arguments[0].split()))
+        node = make_fold("detail", " ".join(self.arguments[0].split()))
         self.set_source_info(node)
         self.state.nested_parse(self.content, self.content_offset, node)
         return [node]
@@ -174,7 +183,7 @@ class FoldChecks(SphinxTransform):
                 )
                 marker.parent.remove(marker)
                 continue
-            folded = fold(kind="check", summary=marker["summary"])
+            folded = make_fold("check", marker["summary"])
             folded.source, folded.line = marker.source, marker.line
             for node in body:
                 node.parent.remove(node)
@@ -194,6 +203,14 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.add_node(
         fold,
         html=(visit_fold_html, depart_fold_html),
+        latex=others,
+        text=others,
+        man=others,
+        texinfo=others,
+    )
+    app.add_node(
+        fold_summary,
+        html=(visit_summary_html, depart_summary_html),
         latex=others,
         text=others,
         man=others,

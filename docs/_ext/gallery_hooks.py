@@ -45,6 +45,10 @@ def setup(app: Sphinx) -> dict[str, object]:
     # A page still running at this multiple of its budget is stopped, and the
     # build with it (0: never).
     app.add_config_value("gallery_hard_limit_factor", 4, "", types=(int, float))
+    # The digest of docs/_ext/*.py (conf.py): a change to an extension makes
+    # Sphinx read every page again, since an extension may change what a page
+    # reads into (a fold's nodes, say), not only how it is written.
+    app.add_config_value("extensions_digest", "", "env", types=(str,))
     # Before and after sphinx_gallery.gen_gallery.generate_gallery_rst (500).
     app.connect("builder-inited", expire_notebook_outputs, priority=440)
     app.connect("builder-inited", rerun_pages_with_changed_helpers, priority=450)

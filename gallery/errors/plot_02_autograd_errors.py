@@ -89,7 +89,7 @@ for _ in range(2):
     (w.exp() * 3).sum().backward()
 torch.testing.assert_close(w.grad, 6 * w.detach().exp())
 # A carried hidden state raises the same error; detaching it each batch works.
-with torch.random.fork_rng():  # the cell's weights draw random numbers
+with torch.random.fork_rng(devices=[]):  # the cell's weights draw random numbers
     cell, hidden = torch.nn.RNNCell(2, 2), torch.zeros(1, 2)
 try:
     for _ in range(2):
@@ -326,7 +326,7 @@ except RuntimeError as error:
 else:
     raise AssertionError("backward after an in-place ReLU did not raise")
 assert heading in relu_message
-with torch.random.fork_rng():  # the layers' weights draw random numbers
+with torch.random.fork_rng(devices=[]):  # the layers' weights draw random numbers
     layer = torch.nn.Linear(2, 1)
     optimizer = torch.optim.SGD(layer.parameters(), lr=0.1)
     loss = layer(torch.nn.Linear(2, 2)(torch.ones(3, 2))).sum()

@@ -351,7 +351,7 @@ print(f"in evaluation mode: {norm.eval()(single).shape}")
 # .. check:: one example passes in eval mode, not without running stats; ``drop_last`` drops the 1
 assert norm(single).shape == (1, 4)
 loader = torch.utils.data.DataLoader(torch.arange(9.0), batch_size=4, drop_last=True)
-with torch.random.fork_rng():  # iterating a DataLoader draws a seed
+with torch.random.fork_rng(devices=[]):  # iterating a DataLoader draws a seed
     assert [len(chunk) for chunk in loader] == [4, 4]  # without drop_last: 4, 4, 1
 try:
     nn.BatchNorm1d(4, track_running_stats=False).eval()(single)
@@ -393,7 +393,7 @@ print(f"final loss {right:.4f} with zero_grad, {wrong:.4f} without ({rises} rise
 
 # %%
 # .. check:: two backward passes give twice the gradient; only the loop with ``zero_grad`` settles
-with torch.random.fork_rng():  # a new layer draws its initial weights
+with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     probe = nn.Linear(3, 1)
 F.mse_loss(probe(X).squeeze(1), y).backward()
 once = probe.weight.grad.clone()

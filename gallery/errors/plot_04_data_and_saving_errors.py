@@ -77,7 +77,7 @@ assert stack_message == message
 images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
 for samples in ([(x, 0) for x in sequences], [x.tolist() for x in sequences], images):
     try:
-        with torch.random.fork_rng():  # iterating a DataLoader draws a seed
+        with torch.random.fork_rng(devices=[]):  # iterating a DataLoader draws a seed
             next(iter(DataLoader(samples, batch_size=len(samples))))
     except RuntimeError as error:
         other = str(error)
@@ -321,7 +321,7 @@ print(model.load_state_dict(plain))
 
 # %%
 # .. check:: ``torch.compile`` prefixes ``_orig_mod.``; ``wrapped.module`` has plain names, now loaded
-with torch.random.fork_rng():  # a new layer draws its initial weights
+with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     compiled = torch.compile(nn.Linear(2, 1), backend="eager")  # compiles nothing yet
 assert list(compiled.state_dict()) == ["_orig_mod." + k for k in ["weight", "bias"]]
 assert list(wrapped.module.state_dict()) == ["weight", "bias"]

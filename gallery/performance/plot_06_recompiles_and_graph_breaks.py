@@ -99,7 +99,7 @@ import logging
 
 assert counts == {False: [1, 2, 3, 4, 5], True: [1, 1, 1, 1, 2], None: [1, 2, 2, 2, 3]}
 # Sizes 0 and 1 and a new number of dimensions compile again under None.
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     for shape in [(1,), (0,), (10, 10), (20, 20)]:
         compiled(torch.randn(shape, dtype=torch.float64))
 assert len(graphs) == counts[None][-1] + 3

@@ -192,7 +192,7 @@ assert uniform.min() >= 0
 assert uniform.max() < 1
 assert abs(normal.mean()) < 0.05
 assert abs(normal.std() - 1) < 0.05
-with torch.random.fork_rng():  # restores the default generator afterwards
+with torch.random.fork_rng(devices=[]):  # restores the default generator afterwards
     draws = torch.randint(0, 10, (10_000,))
     shuffled = torch.randperm(6)
 assert draws.min() == 0
@@ -250,7 +250,7 @@ print(own)
 # .. check:: the generator gives seed 1's six numbers and leaves the default stream as it was
 assert torch.equal(own, first)
 
-with torch.random.fork_rng():  # restores the default generator afterwards
+with torch.random.fork_rng(devices=[]):  # restores the default generator afterwards
     torch.manual_seed(5)
     expected = torch.rand(3)
     torch.manual_seed(5)

@@ -423,7 +423,7 @@ for formula, (by_einsum, by_hand) in pairs.items():
 
 # %%
 # .. check:: a length of 1 is broadcast against its pair; lengths 2 and 3 raise
-with torch.random.fork_rng():  # restores the default generator afterwards
+with torch.random.fork_rng(devices=[]):  # restores the default generator afterwards
     col, wrong = torch.randn(2, 1), torch.randn(2, 2)
 torch.testing.assert_close(torch.einsum("ij,jk->ik", col, B), col.expand(2, 3) @ B)
 try:

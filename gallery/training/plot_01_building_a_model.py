@@ -102,7 +102,7 @@ print("by formula:", by_formula, "| counted by PyTorch:", num_params)
 # .. check:: formula and count agree, over two thirds sit in layer 0, ``bias=False`` leaves ``m·n``
 assert by_formula == num_params
 assert linear_parameters(50, 30) > 2 / 3 * num_params
-with torch.random.fork_rng():  # a new layer draws its initial weights
+with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     unbiased = torch.nn.Linear(50, 30, bias=False)
 assert sum(p.numel() for p in unbiased.parameters()) == 1500
 

@@ -108,7 +108,7 @@ print(train_ds[3])
 # %%
 # .. check:: a loader refuses a data set without ``__len__``, even when it does not shuffle
 _no_length = type("NoLength", (Dataset,), {"__getitem__": lambda self, i: X_train[i]})
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     try:
         next(iter(DataLoader(_no_length(), batch_size=2)))
     except TypeError as error:
@@ -151,7 +151,7 @@ for idx, (x, y) in enumerate(train_loader):
 
 # %%
 # .. check:: re-seeded, the loader repeats the batches above: samples 3 and 1, 0 and 2, 4
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     torch.manual_seed(123)
     for (_x, _y), _index in zip(train_loader, ([3, 1], [0, 2], [4]), strict=True):
         assert torch.equal(_x, X_train[_index])
@@ -197,7 +197,7 @@ for epoch, order in enumerate(orders, start=1):
 # %%
 # .. check:: each epoch draws a workers' seed, then a shuffle seed; the training loader shuffles in step
 _draw = torch.empty((), dtype=torch.int64).random_  # as the loader and sampler draw
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     torch.manual_seed(123)
     for _order in orders:
         _draw()
@@ -243,7 +243,7 @@ print("after the test loader: ", after_test_pass)
 # %%
 # .. check:: re-seeding repeats the epochs, and a pass over the test loader takes one number
 assert again == orders[0]
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     torch.manual_seed(123)  # the test loader took one number, then the two as above
     _draw(), _draw()
     _shuffle = torch.Generator().manual_seed(int(_draw()))
@@ -320,7 +320,7 @@ uses = torch.cat([torch.cat(list(many)) for _ in range(1000)]).bincount()
 assert ((uses > 750) & (uses < 850)).all()
 # ... and without shuffling, the last one is always dropped.
 in_order = DataLoader(range(5), batch_size=2, drop_last=True)
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
 # Batch normalisation refuses one sample in training mode, not in eval mode.
 norm = torch.nn.BatchNorm1d(2)
@@ -342,7 +342,7 @@ for x, y in test_loader:
 
 # %%
 # .. check:: the test loader keeps the order of the data set
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     assert torch.equal(next(iter(test_loader))[0], X_test)
 
 # %%

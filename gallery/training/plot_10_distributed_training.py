@@ -92,7 +92,7 @@ assert "default size of 25 MiB" in torch.nn.parallel.DistributedDataParallel.__d
 assert torch.distributed._DEFAULT_FIRST_BUCKET_BYTES == 2**20
 fixed = DistributedSampler(train_ds, num_replicas=2, rank=0, seed=123)
 assert list(fixed) == list(fixed) == shares[0, 0]
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     torch.manual_seed(0)
     assert list(DistributedSampler(train_ds, 2, 0, seed=123)) == shares[0, 0]
 
@@ -260,7 +260,7 @@ torch.testing.assert_close(first.parameters, single_parameters)
 
 # %%
 # .. check:: the one process starts from process rank 0's weights
-with torch.random.fork_rng():
+with torch.random.fork_rng(devices=[]):
     torch.manual_seed(123)
     rank0 = parameters_to_vector(NeuralNetwork(2, 2).parameters())
 assert torch.equal(rank0, first.initial_parameters)
