@@ -9,9 +9,14 @@ the same loop on handwritten digits and see which ones it gets wrong.
 
 # %%
 # Every page starts by saying what computed it. ``device`` is ``"cuda"``
-# when :func:`torch.cuda.is_available` is true (an NVIDIA GPU, or an AMD one
-# with a PyTorch built for ROCm) and the CPU otherwise; the line below names
-# the one that built this page. The models and their data go there.
+# when :func:`torch.cuda.is_available` is true and the CPU otherwise; the
+# line below names the one that built this page. The models and their data
+# go there.
+#
+# .. detail:: Which GPUs
+#
+#    :func:`torch.cuda.is_available` is true with an NVIDIA GPU, or with an
+#    AMD one and a PyTorch built for ROCm.
 from itertools import pairwise
 
 import matplotlib.pyplot as plt
@@ -50,17 +55,18 @@ torch.manual_seed(123)
 model = NeuralNetwork(num_inputs=2, num_outputs=2)
 first_weight = model.layers[0].weight
 assert model.to(device) is model
-assert model.layers[0].weight is first_weight
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 print(f"{len(train_ds)} samples, {len(train_loader)} batches per epoch")
 
 # %%
+# .. check:: ``.to`` moves the parameters in place: the weight is the same object
+assert model.layers[0].weight is first_weight
+
+# %%
 # The loop
 # --------
-# For each batch: move it to ``device`` (:meth:`torch.Tensor.to` returns a
-# :term:`tensor` on ``device``, a copy unless the tensor is already there,
-# and leaves the original where it was, so the names are reassigned), reset
-# the :term:`gradients <gradient>` with
+# For each batch: move it to ``device``, reset the
+# :term:`gradients <gradient>` with
 # :meth:`~torch.optim.Optimizer.zero_grad`, compute the :term:`logits`,
 # compare them with the targets through
 # :func:`~torch.nn.functional.cross_entropy` (log-softmax and negative
@@ -68,6 +74,12 @@ print(f"{len(train_ds)} samples, {len(train_loader)} batches per epoch")
 # compute its gradients with :meth:`~torch.Tensor.backward`, and let
 # :meth:`~torch.optim.Optimizer.step` update every parameter: for plain SGD,
 # ``p -= lr * p.grad``.
+#
+# .. detail:: Moving a batch
+#
+#    :meth:`torch.Tensor.to` returns a :term:`tensor` on ``device`` and
+#    leaves the original where it was, so the names are reassigned. It
+#    returns a copy unless the tensor is already there.
 num_epochs = 3
 losses = []
 for epoch in range(num_epochs):
@@ -83,20 +95,23 @@ for epoch in range(num_epochs):
     epoch_losses = ", ".join(f"{x:.2f}" for x in losses[-len(train_loader) :])
     print(f"epoch {epoch + 1}/{num_epochs}, batch losses: {epoch_losses}")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the batch losses are as printed, and a tensor already on the device is not copied
 expected_losses = [0.74874, 0.64503, 0.42474, 0.05124, 0.13065]
 expected_losses += [0.00103, 0.00864, 0.00360, 0.02392]
 torch.testing.assert_close(
     torch.tensor(losses), torch.tensor(expected_losses), atol=1e-4, rtol=0
 )
 assert X_train.to("cpu") is X_train
-# sphinx_gallery_end_ignore
 
 # %%
 # The loss falls from 0.75 to almost 0 within three epochs of three steps:
 # every loss of the last epoch is below every loss of the first. It does not
 # fall at every step, because each batch is a different small sample of the
 # data.
+
+# %%
+# .. check:: every loss of the last epoch is below every loss of the first, yet some rise
 first_epoch, last_epoch = losses[:3], losses[-3:]
 assert max(last_epoch) < min(first_epoch)
 assert any(later > earlier for earlier, later in pairwise(losses))
@@ -144,15 +159,9 @@ model.train()
 n_test = len(test_loader.dataset)
 print(f"test loss {total_loss / n_test:.4f}, accuracy {correct / n_test:.0%}")
 
-# sphinx_gallery_start_ignore
-assert correct == n_test
+# %%
+# .. check:: under ``torch.no_grad`` the logits record no computational graph
 assert logits.grad_fn is None
-with torch.no_grad():
-    in_train_mode = model(X_train.to(device))
-    model.eval()
-    assert torch.equal(model(X_train.to(device)), in_train_mode)
-    model.train()
-# sphinx_gallery_end_ignore
 
 # %%
 # Both test samples are classified correctly.
@@ -176,33 +185,49 @@ with torch.no_grad():
     outputs = model(X_train.to(device)).cpu()
 probas = torch.softmax(outputs, dim=1)
 print(probas[0])
-assert probas[0].max() / probas[0].min() > 1000
-assert "e-" in str(probas[0])
 torch.set_printoptions(sci_mode=False)
 print(outputs, probas, sep="\n")
-assert "e-" not in str(probas)
 torch.set_printoptions(sci_mode=None)  # back to the default
 predictions = outputs.argmax(dim=1)
 print("predicted:", predictions, "labels:", y_train)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: both test samples right; train and eval modes agree; the first row needs scientific notation
+assert correct == n_test
+with torch.no_grad():
+    model.train()
+    _in_train_mode = model(X_train.to(device))
+    model.eval()
+    assert torch.equal(model(X_train.to(device)), _in_train_mode)
+# The first row's magnitudes span more than a factor of 1000: scientific notation.
+assert probas[0].max() / probas[0].min() > 1000
+assert "e-" in str(probas[0])
+torch.set_printoptions(sci_mode=False)
+assert "e-" not in str(probas)
+torch.set_printoptions(sci_mode=None)  # back to the default
+
+# %%
+# The first three samples are class 0 and the last two class 1, each with a
+# probability above 98 %: all five are right. The softmax never reverses
+# the order of a row, so here the largest probability and the largest logit
+# pick the same class.
+#
+# .. detail:: Ties after rounding
+#
+#    Two logits can be so close that their probabilities round to the same
+#    number. ``argmax`` then picks the first of the tied ones.
+
+# %%
+# .. check:: all five are right, each above 98 %; when probabilities tie, ``argmax`` picks the first
+assert torch.equal(predictions, y_train)
+assert torch.equal(probas.argmax(dim=1), predictions)
+assert (probas.max(dim=1).values > 0.98).all()
 expected_outputs = [[2.93201, -4.25632], [2.60451, -3.83890], [2.14836, -3.25136]]
 expected_outputs += [[-2.14610, 2.14964], [-2.50044, 2.52096]]
 torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
 tie = torch.tensor([0.0, 1e-8])  # the second logit is larger, its probability not
 assert torch.softmax(tie, 0).tolist() == [0.5, 0.5]
 assert [tie.argmax().item(), torch.softmax(tie, 0).argmax().item()] == [1, 0]
-# sphinx_gallery_end_ignore
-
-# %%
-# The first three samples are class 0 and the last two class 1, each with a
-# probability above 98 %: all five are right. The softmax keeps the order of
-# each row, so the largest probability and the largest logit pick the same
-# class, unless two logits are so close that their probabilities round to
-# the same number (``argmax`` then picks the first of the tied ones).
-assert torch.equal(predictions, y_train)
-assert torch.equal(probas.argmax(dim=1), predictions)
-assert (probas.max(dim=1).values > 0.98).all()
 
 # %%
 # What the model learnt is a boundary in the plane: the probability of
@@ -238,11 +263,14 @@ plt.show()
 # it evaluates on ``eval_loader``, if given, after every epoch, returns the
 # mean losses and accuracies per epoch (the training ones measured on each
 # batch as it was trained on), and reports each epoch: a tqdm progress bar
-# in a terminal, one line otherwise. Without evaluation between epochs (any
-# pass over a loader, even one that does not shuffle, draws a number from
-# the global generator and so changes the next shuffles), it ends with the
-# weights of the loop above, and ``evaluate`` gives the evaluation loop's
-# numbers:
+# in a terminal, one line otherwise. Without evaluation between epochs, it
+# ends with the weights of the loop above, and ``evaluate`` gives the
+# evaluation loop's numbers:
+#
+# .. detail:: Why without evaluation
+#
+#    Any pass over a loader, even one that does not shuffle, draws a number
+#    from the global generator and so changes the next shuffles.
 torch.manual_seed(123)
 model_fit = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer_fit = torch.optim.SGD(model_fit.parameters(), lr=0.5)
@@ -254,16 +282,18 @@ same = all(
 evaluation = evaluate(model_fit, test_loader, device=device)
 print("same weights, bit for bit:", same)
 print(evaluation)
+
+# %%
+# .. check:: ``fit`` ends with the loop's weights and ``evaluate`` with its numbers; any loader pass draws
 assert same
 torch.testing.assert_close(tuple(evaluation), (total_loss / n_test, correct / n_test))
-
-# sphinx_gallery_start_ignore
-torch.manual_seed(0)
-without_pass = torch.rand(1)
-torch.manual_seed(0)
-iter(test_loader)
-assert not torch.equal(torch.rand(1), without_pass)
-# sphinx_gallery_end_ignore
+# Any pass over a loader, even one that does not shuffle, draws a number.
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(0)
+    without_pass = torch.rand(1)
+    torch.manual_seed(0)
+    iter(test_loader)
+    assert not torch.equal(torch.rand(1), without_pass)
 
 # %%
 # Handwritten digits
@@ -313,12 +343,6 @@ history = fit(mlp, digits_train, sgd, epochs=20, eval_loader=digits_test, device
 # ones: the start of *overfitting*, fitting the training data at the expense
 # of new data. The test accuracy stays above 90 % over the last ten epochs.
 train_loss, test_loss = history.train_loss, history.eval_loss
-assert train_loss[-1] < train_loss[0] / 50
-assert any(later > earlier for earlier, later in pairwise(train_loss))
-assert test_loss[9] < test_loss[0] / 2
-assert min(test_loss[10:]) > 0.8 * min(test_loss[:10])
-assert train_loss[-1] < train_loss[9] / 3
-assert min(history.eval_accuracy[-10:]) > 0.9
 
 epochs = range(1, len(train_loss) + 1)
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.2), layout="constrained")
@@ -336,6 +360,15 @@ for ax in (ax_loss, ax_acc):
 plt.show()
 
 # %%
+# .. check:: training loss falls fiftyfold, test loss stalls after ten epochs, accuracy stays over 90 %
+assert train_loss[-1] < train_loss[0] / 50
+assert any(later > earlier for earlier, later in pairwise(train_loss))
+assert test_loss[9] < test_loss[0] / 2
+assert min(test_loss[10:]) > 0.8 * min(test_loss[:10])
+assert train_loss[-1] < train_loss[9] / 3
+assert min(history.eval_accuracy[-10:]) > 0.9
+
+# %%
 # Which digits it confuses
 # ------------------------
 # A *confusion matrix* counts, for each true digit (row), how often each
@@ -349,10 +382,10 @@ confusion = torch.bincount(truth * 10 + predicted, minlength=100).reshape(10, 10
 print(confusion)
 print(f"accuracy: {confusion.diagonal().sum() / confusion.sum():.1%}")
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: each row counts one true digit, and the diagonal gives the last test accuracy
 assert confusion.diagonal().sum().item() / len(truth) == history.eval_accuracy[-1]
 assert torch.equal(confusion.sum(dim=1), torch.bincount(truth, minlength=10))
-# sphinx_gallery_end_ignore
 
 # %%
 # The matrix as a picture, and the test images the model got wrong, with

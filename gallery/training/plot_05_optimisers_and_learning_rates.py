@@ -53,6 +53,14 @@ for (name, p), expected in zip(model.named_parameters(), by_hand, strict=True):
     torch.testing.assert_close(p.detach(), expected)
 
 # %%
+# .. check:: ``step`` skips a parameter whose ``.grad`` is ``None``, weight decay included
+kept, skipped = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
+kept.grad = torch.zeros(2)
+torch.optim.AdamW([kept, skipped], lr=0.1, weight_decay=0.01).step()
+assert (kept < 1).all()
+assert (skipped == 1).all()
+
+# %%
 # They agree within the float32 rounding :func:`torch.testing.assert_close`
 # allows. With ``momentum=mu`` (and the defaults ``dampening=0``,
 # ``nesterov=False``), :class:`torch.optim.SGD` keeps a buffer ``b`` per
@@ -75,9 +83,10 @@ for _ in range(3):
     w_hand = w_hand - 0.05 * buffer
 print("PyTorch:", w.detach(), " by hand:", w_hand)
 torch.testing.assert_close(w.detach(), w_hand)
-torch.testing.assert_close(sgd_momentum.state[w]["momentum_buffer"], buffer)
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the buffer is ``state[p]["momentum_buffer"]`` and nears ``g / (1 - mu)``, less if ``g`` flips
+torch.testing.assert_close(sgd_momentum.state[w]["momentum_buffer"], buffer)
 for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
     q = torch.zeros(1, requires_grad=True)
     sgd_zero = torch.optim.SGD([q], lr=0.0, momentum=0.9)
@@ -86,12 +95,6 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
         sgd_zero.step()
     buffer_size = sgd_zero.state[q]["momentum_buffer"].abs()
     torch.testing.assert_close(buffer_size, torch.tensor([limit]))
-kept, skipped = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
-kept.grad = torch.zeros(2)
-torch.optim.AdamW([kept, skipped], lr=0.1, weight_decay=0.01).step()
-assert (kept < 1).all()
-assert (skipped == 1).all()
-# sphinx_gallery_end_ignore
 
 # %%
 # Four optimisers, one problem
@@ -133,24 +136,30 @@ plt.show()
 # %%
 # On this problem, at these rates: plain SGD ends far behind, its loss more
 # than five times each of the others'; SGD with momentum ends lowest; Adam and
-# AdamW end within 10 % of each other (AdamW's default decay takes a fraction
-# ``lr * 0.01``, a ten-thousandth, off each weight per step). Other rates can
-# change the order: Adam at 0.03 ends lowest of all.
+# AdamW end within 10 % of each other. Other rates can change the order: Adam
+# at 0.03 ends lowest of all.
+#
+# .. detail:: AdamW's default decay
+#
+#    AdamW's default decay takes a fraction ``lr * 0.01``, a ten-thousandth,
+#    off each weight per step.
+
+# %%
+# .. check:: plain SGD ends far behind, momentum lowest, Adam and AdamW within 10 %; Adam at 0.03 lower
 sgd, momentum, adam, adamw = (curves[label][-1] for label in recipes)
 assert sgd > 5 * max(momentum, adam, adamw)
 assert momentum < min(adam, adamw)
 assert abs(adamw / adam - 1) < 0.1
-
-# sphinx_gallery_start_ignore
-torch.manual_seed(0)
-net = MLP(64, [64], 10)
+# Adam at 0.03 ends lowest of all.
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(0)
+    net = MLP(64, [64], 10)
 opt = torch.optim.Adam(net.parameters(), lr=0.03)
 for _ in range(steps):
     opt.zero_grad()
     (last_loss := F.cross_entropy(net(X), y)).backward()
     opt.step()
 assert last_loss.item() < min(sgd, momentum, adam, adamw)
-# sphinx_gallery_end_ignore
 
 # %%
 # Weight decay: Adam against AdamW
@@ -159,13 +168,17 @@ assert last_loss.item() < min(sgd, momentum, adam, adamw)
 # at each step. :class:`torch.optim.SGD` and :class:`torch.optim.Adam` with
 # ``weight_decay=wd`` by default add ``wd * p`` to the gradient ``g`` (an L2
 # penalty). Plain SGD then sets ``p`` to ``(1 - lr * wd) * p - lr * g``:
-# shrink, then the usual step; with momentum, ``wd * p`` is summed in the
-# buffer like the gradients, and the shrink per step grows well past
-# ``lr * wd``. Adam divides a running mean of the sum ``g2 = g + wd * p`` by
-# the root of a running mean of its square; its first step moves each element
-# by ``lr * g2 / (abs(g2) + eps)``, almost exactly ``lr`` if ``abs(g2)`` is far
-# above ``eps``. :class:`torch.optim.AdamW` *decouples* the decay: it
+# shrink, then the usual step. Adam divides a running mean of the sum
+# ``g2 = g + wd * p`` by the root of a running mean of its square; its first
+# step moves each element by ``lr * g2 / (abs(g2) + eps)``, almost exactly
+# ``lr`` if ``abs(g2)`` is far above ``eps``.
+# :class:`torch.optim.AdamW` *decouples* the decay: it
 # multiplies ``p`` by ``1 - lr * wd``, then takes Adam's step with ``g`` alone:
+#
+# .. detail:: SGD with momentum
+#
+#    With momentum, ``wd * p`` is summed in the buffer like the gradients,
+#    and the shrink per step grows well past ``lr * wd``.
 lr, wd, eps = 0.1, 0.01, 1e-8  # eps: Adam's and AdamW's default
 p0 = torch.tensor([1.0, 1.0, 1.0])
 grad = torch.tensor([0.0, 0.1, -1.0])
@@ -177,11 +190,19 @@ for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
     after[optimizer_class.__name__] = p.detach()
     print(f"{optimizer_class.__name__:5}", [f"{v:.4f}" for v in p.tolist()])
 
+# %%
+# .. check:: SGD, Adam and AdamW follow their formulas; with momentum the decay grows past ``lr * wd``
 with_l2 = grad + wd * p0
 torch.testing.assert_close(after["SGD"], (1 - lr * wd) * p0 - lr * grad)
 torch.testing.assert_close(after["Adam"], p0 - lr * with_l2 / (with_l2.abs() + eps))
 adamw_formula = (1 - lr * wd) * p0 - lr * grad / (grad.abs() + eps)
 torch.testing.assert_close(after["AdamW"], adamw_formula)
+q = torch.ones(1, requires_grad=True)
+sgd_decay = torch.optim.SGD([q], lr=lr, momentum=0.9, weight_decay=wd)
+for _ in range(60):
+    previous, q.grad = q.item(), torch.zeros(1)
+    sgd_decay.step()
+assert 1 - q.item() / previous > 5 * lr * wd
 
 # %%
 # The first element has a zero gradient, so only the decay moves it: AdamW by
@@ -192,6 +213,9 @@ torch.testing.assert_close(after["AdamW"], adamw_formula)
 # With the L2 form, how much a weight decays depends on its gradients; with
 # AdamW it does not. By default AdamW decays (``weight_decay=0.01``) and Adam
 # does not (0).
+
+# %%
+# .. check:: Adam's decay is a full step or vanishes, AdamW's always 0.001; only AdamW decays by default
 downhill = lr * grad[1:].sign()
 torch.testing.assert_close(p0[0] - after["AdamW"][0], torch.tensor(lr * wd))
 torch.testing.assert_close(p0[0] - after["Adam"][0], torch.tensor(lr))
@@ -199,15 +223,6 @@ torch.testing.assert_close(after["Adam"][1:], p0[1:] - downhill)
 torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill)
 assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
 assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
-
-# sphinx_gallery_start_ignore
-q = torch.ones(1, requires_grad=True)
-sgd_decay = torch.optim.SGD([q], lr=lr, momentum=0.9, weight_decay=wd)
-for _ in range(60):
-    previous, q.grad = q.item(), torch.zeros(1)
-    sgd_decay.step()
-assert 1 - q.item() / previous > 5 * lr * wd
-# sphinx_gallery_end_ignore
 
 # %%
 # Parameter groups and the state dict
@@ -226,6 +241,9 @@ optimizer = torch.optim.AdamW(groups, lr=0.01, weight_decay=0.01)
 for group in optimizer.param_groups:
     size, decay = len(group["params"]), group["weight_decay"]
     print(f"{size} tensors: lr {group['lr']}, weight decay {decay}")
+
+# %%
+# .. check:: a group takes what it does not set from the keyword arguments
 settings = [(g["lr"], g["weight_decay"]) for g in optimizer.param_groups]
 assert settings == [(0.01, 0.01), (0.01, 0.0)]
 
@@ -244,20 +262,21 @@ saved = optimizer.state_dict()
 print("groups:", [group["params"] for group in saved["param_groups"]])
 for key, value in saved["state"][0].items():
     print(f"  state[0][{key!r}]: shape {tuple(value.shape)}")
+
+# %%
+# .. check:: three entries per parameter, numbered in group order; loading matches them by position
 assert [group["params"] for group in saved["param_groups"]] == [[0, 1], [2, 3]]
 assert sorted(saved["state"][0]) == ["exp_avg", "exp_avg_sq", "step"]
 assert saved["state"][0]["exp_avg"].shape == weights[0].shape
 assert saved["state"][0]["step"].item() == 1
-
-# sphinx_gallery_start_ignore
-twin_params = list(MLP(64, [64], 10).parameters())  # weight, bias, weight, bias
+with torch.random.fork_rng(devices=[]):
+    twin_params = list(MLP(64, [64], 10).parameters())  # weight, bias, weight, bias
 twin_order = twin_params[0::2] + twin_params[1::2]
 twin = torch.optim.AdamW([{"params": twin_order[:2]}, {"params": twin_order[2:]}])
 twin.load_state_dict(saved)
 for mine, theirs in zip(weights + biases, twin_order, strict=True):
     assert torch.equal(twin.state[theirs]["exp_avg"], optimizer.state[mine]["exp_avg"])
 assert [g["weight_decay"] for g in twin.param_groups] == [0.01, 0.0]
-# sphinx_gallery_end_ignore
 
 # %%
 # A learning-rate schedule
@@ -296,6 +315,9 @@ for _ in range(steps):
 peak = rates.index(max(rates))
 print(f"rates: {rates[0]:.4f}, {rates[1]:.4f}, ..., {rates[peak]} at step {peak},")
 print(f"..., {rates[-1]:.1e} at the last step, {steps - 1}")
+
+# %%
+# .. check:: optimiser step ``n`` uses ``lr * f(n)``
 assert rates == [0.5 * warmup_cosine(n) for n in range(steps)]
 
 # %%
@@ -314,6 +336,9 @@ ax_loss.set(xlabel="step", ylabel="training loss", yscale="log")
 ax_loss.set_title("SGD, momentum 0.9")
 ax_loss.legend()
 plt.show()
+
+# %%
+# .. check:: the constant rate's loss fell at every step and ends lower than the schedule's
 assert all(later < earlier for earlier, later in pairwise(constant))
 assert scheduled[-1] > constant[-1]
 
@@ -327,6 +352,9 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     wrong_scheduler.step()
 print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}")
+
+# %%
+# .. check:: the early scheduler step warns once, and the first optimiser step then uses ``f(1)``
 assert len(caught) == 1
 assert issubclass(caught[0].category, UserWarning)
 assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
@@ -336,13 +364,17 @@ assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
 # -----------------
 # :term:`Gradient clipping <gradient clipping>` with
 # :func:`torch.nn.utils.clip_grad_norm_` treats all the gradients as one vector
-# of length ``norm`` (the total norm) and multiplies every gradient by
-# ``max_norm / (norm + 1e-6)``, capped at 1: the gradients keep their
-# direction, a total norm above ``max_norm`` ends just below it, and one at
-# most ``max_norm - 1e-6`` is left as it was. That caps plain SGD's step at
+# of length ``norm`` (the total norm) and multiplies every gradient by the
+# same factor, at most 1: the gradients keep their direction, and a total norm
+# above ``max_norm`` ends just below it. That caps plain SGD's step at
 # ``lr * max_norm``; with momentum (past gradients) or Adam (its division) the
 # step can be longer. Call it between ``loss.backward()`` and
 # ``optimizer.step()``; it returns the total norm *before* clipping.
+#
+# .. detail:: The exact factor
+#
+#    The factor is ``max_norm / (norm + 1e-6)``, capped at 1. A total norm of
+#    at most ``max_norm - 1e-6`` is left as it was.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 F.cross_entropy(model(X), y).backward()
@@ -356,12 +388,13 @@ print(f"total norm before: {returned:.4f} (by hand {norm_by_hand:.4f})")
 print(f"total norm after:  {norm_after:.4f} (max_norm {max_norm})")
 torch.testing.assert_close(returned, norm_by_hand)
 torch.testing.assert_close(norm_after, torch.tensor(max_norm))
+
+# %%
+# .. check:: clipping keeps direction, ends below ``max_norm``, spares small norms; momentum, Adam go further
 assert returned > max_norm
 assert norm_after <= max_norm
 for g, clipped in zip(before, after, strict=True):
     torch.testing.assert_close(clipped, g * max_norm / (norm_by_hand + 1e-6))
-
-# sphinx_gallery_start_ignore
 for make in (partial(torch.optim.SGD, momentum=0.9), torch.optim.Adam):
     q = torch.zeros(2, requires_grad=True)
     opt = make([q], lr=0.1)
@@ -374,7 +407,6 @@ kept = [p.grad.clone() for p in model.parameters()]
 assert torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) <= 1.0 - 1e-6
 for p, k in zip(model.parameters(), kept, strict=True):
     assert torch.equal(p.grad, k)
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

@@ -44,26 +44,37 @@ train_set, val_set = random_split(
     training_images, [0.8, 0.2], generator=torch.Generator().manual_seed(0)
 )
 print(f"{len(training_images)} images: {len(train_set)} + {len(val_set)}")
+
+# %%
+# .. check:: with a ``generator=`` of its own, the split leaves the global generator alone
 assert torch.equal(torch.get_rng_state(), global_state)
 assert set(train_set.indices).isdisjoint(val_set.indices)
 
 # %%
-# Each fraction times the length is rounded down, in floating point
-# (``0.29 * 100`` falls just short of 29, so 0.71 and 0.29 of 100 items
-# give 72 and 28); the items left over go one each to the subsets in turn,
-# from the first. The same seed and lengths give the same split even after
-# other random draws. The split is not stratified: each digit's share of
-# the validation set is only roughly its share of the training images.
+# Each fraction times the length is rounded down; the items left over go
+# one each to the subsets in turn, from the first. The same seed and
+# lengths give the same split even after other random draws. The split is
+# not stratified: each digit's share of the validation set is only roughly
+# its share of the training images.
+#
+# .. detail:: Rounding in floating point
+#
+#    The product is rounded down in floating point: ``0.29 * 100`` falls
+#    just short of 29, so 0.71 and 0.29 of 100 items give 72 and 28.
+per_digit = torch.bincount(digits.train_labels[val_set.indices])
+print("validation images per digit:", per_digit)
+
+# %%
+# .. check:: lengths round down, leftovers go one each from the first; a seed repeats; unstratified
 n = len(training_images)
 assert (len(train_set), len(val_set)) == (int(0.8 * n) + 1, int(0.2 * n))
-assert [len(s) for s in random_split(range(100), [0.71, 0.29])] == [72, 28]
-assert [len(s) for s in random_split(range(10), [0.25] * 4)] == [3, 3, 2, 2]
-torch.rand(3)
+with torch.random.fork_rng(devices=[]):
+    assert [len(s) for s in random_split(range(100), [0.71, 0.29])] == [72, 28]
+    assert [len(s) for s in random_split(range(10), [0.25] * 4)] == [3, 3, 2, 2]
+    torch.rand(3)
 lengths, seeded = [len(train_set), len(val_set)], torch.Generator().manual_seed(0)
 again = random_split(training_images, lengths, generator=seeded)
 assert [s.indices for s in again] == [train_set.indices, val_set.indices]
-per_digit = torch.bincount(digits.train_labels[val_set.indices])
-print("validation images per digit:", per_digit)
 assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 
 # %%
@@ -75,8 +86,12 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # Adam. The loop of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
 # gains a validation pass after every epoch, in :meth:`~torch.nn.Module.eval`
 # mode and under :class:`torch.inference_mode`, which, like
-# :class:`torch.no_grad`, records no :term:`computational graph` (tensors
-# newly allocated in it are :term:`inference tensors <inference tensor>`).
+# :class:`torch.no_grad`, records no :term:`computational graph`.
+#
+# .. detail:: Inference tensors
+#
+#    Tensors newly allocated under :class:`torch.inference_mode` are
+#    :term:`inference tensors <inference tensor>`.
 small_train = Subset(train_set, range(150))
 train_loader = DataLoader(small_train, batch_size=len(small_train))
 val_loader = DataLoader(val_set, batch_size=len(val_set))
@@ -108,6 +123,9 @@ best = min(range(epochs), key=val_losses.__getitem__)  # counted from 0
 print(f"lowest validation loss {val_losses[best]:.3f} after epoch {best + 1}")
 print(f"after epoch {epochs}: training loss {train_losses[-1]:.5f}", end=", ")
 print(f"validation loss {val_losses[-1]:.3f}")
+
+# %%
+# .. check:: the model has over 500 parameters per image; validation logits are inference tensors
 assert logits.is_inference()
 assert logits.grad_fn is None
 assert sum(p.numel() for p in wide.parameters()) > 500 * len(small_train)
@@ -121,13 +139,6 @@ assert sum(p.numel() for p in wide.parameters()) > 500 * len(small_train)
 # fitting its training images ever closer while its loss on images it has
 # not seen grows. Yet from the best epoch on, the validation accuracy stays
 # within two percentage points of its value there; the next section says why.
-assert all(later < earlier for earlier, later in pairwise(train_losses))
-assert all(later < earlier for earlier, later in pairwise(val_losses[: best + 1]))
-assert train_losses[-1] < 0.01
-assert 5 <= best < epochs - 20
-assert val_losses[-1] > 1.5 * val_losses[best]
-assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
-
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.3), layout="constrained")
 x = range(1, epochs + 1)
 ax_loss.plot(x, train_losses, color=PALETTE[5], label="training (150 images)")
@@ -142,6 +153,15 @@ ax_acc.set(ylabel="accuracy", ylim=(0, 1), title="validation accuracy")
 plt.show()
 
 # %%
+# .. check:: the losses fall, then the validation loss climbs by half while the accuracy holds
+assert all(later < earlier for earlier, later in pairwise(train_losses))
+assert all(later < earlier for earlier, later in pairwise(val_losses[: best + 1]))
+assert train_losses[-1] < 0.01
+assert 5 <= best < epochs - 20
+assert val_losses[-1] > 1.5 * val_losses[best]
+assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
+
+# %%
 # Early stopping
 # --------------
 # :term:`Early stopping <early stopping>` keeps the weights of the epoch
@@ -154,14 +174,17 @@ plt.show()
 layer = torch.nn.Linear(3, 1)
 state = layer.state_dict()
 shallow, deep = dict(state), copy.deepcopy(state)
-assert state["weight"].data_ptr() == layer.weight.data_ptr()
-assert not state["weight"].requires_grad
 sgd = torch.optim.SGD(layer.parameters(), lr=0.1)
 layer(torch.ones(1, 3)).sum().backward()
 sgd.step()
 print("parameter after the step:", layer.weight.data)
 print("state_dict() from before:", state["weight"])
 print("deepcopy from before:    ", deep["weight"])
+
+# %%
+# .. check:: a state dict, even copied with ``dict()``, follows the step; a deepcopy does not
+assert state["weight"].data_ptr() == layer.weight.data_ptr()
+assert not state["weight"].requires_grad
 assert torch.equal(state["weight"], layer.weight)
 assert torch.equal(shallow["weight"], layer.weight)
 assert not torch.equal(deep["weight"], layer.weight)
@@ -189,11 +212,14 @@ print(f"stopped after epoch {epoch}, restoring epoch {best_epoch}")
 print(model.load_state_dict(best_state))
 restored = evaluate(model, val_loader)
 print(f"validation loss {restored.loss:.4f}, accuracy {restored.accuracy:.1%}")
-torch.testing.assert_close(restored.loss, best_loss, rtol=1e-6, atol=0)
-assert epoch == best_epoch + patience
 test_set = TensorDataset(digits.test_features, digits.test_labels)
 test_loader = DataLoader(test_set, batch_size=len(test_set))
 print(f"test accuracy: {evaluate(model, test_loader).accuracy:.1%}")
+
+# %%
+# .. check:: ``load_state_dict`` copied the best weights back in place, with their validation loss
+torch.testing.assert_close(restored.loss, best_loss, rtol=1e-6, atol=0)
+assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in place
 
 # %%
 # It stopped five epochs after the best one (from the same seed, the one
@@ -217,16 +243,17 @@ for net, trained_for in ((model, best_epoch), (wide, epochs)):
     print(f"epoch {trained_for}: {n_wrong} wrong, given {confidence:.0%}", end=" ")
     print(f"on average; total loss {on_wrong:.1f} on them, {on_right:.1f} on the rest")
     found.append((n_wrong, confidence, on_wrong, on_right))
+
+# %%
+# .. check:: it stopped five epochs after the marked best; epoch 60 errs less, more confidently
+assert epoch == best_epoch + patience
+torch.testing.assert_close(history, val_losses[:epoch], rtol=1e-4, atol=0)
+assert best_epoch == best + 1
 early, late = found
 assert late[0] < early[0]  # fewer mistakes
 assert late[1] > early[1] + 0.1  # more confident ones
 assert late[2] > 2 * early[2]  # much more loss on them
 assert late[3] < early[3]  # less on the rest
-# sphinx_gallery_start_ignore
-torch.testing.assert_close(history, val_losses[:epoch], rtol=1e-4, atol=0)
-assert best_epoch == best + 1
-assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in place
-# sphinx_gallery_end_ignore
 
 # %%
 # Dropout in training and evaluation mode
@@ -244,6 +271,9 @@ zeroed = (dropped == 0).float().mean().item()
 kept = dropped[dropped != 0]
 print(f"training mode: {zeroed:.2%} zeroed, mean {dropped.mean().item():.4f}")
 print("values of the others:", kept.unique())
+
+# %%
+# .. check:: a new module trains; a quarter is zeroed independently, the rest scaled; eval is a no-op
 assert dropout.training
 assert abs(zeroed - 0.25) < 0.005
 torch.testing.assert_close(kept, torch.full_like(kept, 1 / (1 - 0.25)))
@@ -259,7 +289,6 @@ assert torch.equal(dropout(ones), ones)
 image = next(pixels for pixels, label in val_set if label == 0)
 dropout.train()
 panels = {"input": image, "train()": dropout(image), "train() again": dropout(image)}
-assert not torch.equal(panels["train()"], panels["train() again"])
 dropout.eval()
 panels["eval()"] = dropout(image)
 fig, axes = plt.subplots(1, 4, figsize=(7, 2.1), layout="constrained")
@@ -268,6 +297,10 @@ for ax, (title, pixels) in zip(axes, panels.items(), strict=True):
     ax.set_title(title, fontsize=10)
     ax.set_axis_off()
 plt.show()
+
+# %%
+# .. check:: two training-mode passes drop different pixels
+assert not torch.equal(panels["train()"], panels["train() again"])
 
 # %%
 # :meth:`~torch.nn.Module.eval` and :class:`torch.no_grad` do different
@@ -279,12 +312,17 @@ plt.show()
 # write ``F.dropout(x, p, training=self.training)``, or use the module.
 dropout.train()
 with torch.no_grad():
-    assert (dropout(ones) == 0).any()
     unrecorded = model.eval()(val_features[:2])
 recorded = model(val_features[:2])
-assert recorded.requires_grad
-assert torch.equal(recorded, unrecorded)
-assert (F.dropout(ones, p=0.25) == 0).any()
+
+# %%
+# .. check:: under ``no_grad`` dropout still drops; in ``eval`` mode autograd still records
+with torch.random.fork_rng(devices=[]):
+    with torch.no_grad():
+        assert (dropout(ones) == 0).any()
+    assert recorded.requires_grad
+    assert torch.equal(recorded, unrecorded)
+    assert (F.dropout(ones, p=0.25) == 0).any()
 assert torch.equal(F.dropout(ones, p=0.25, training=False), ones)
 
 # %%
@@ -295,12 +333,16 @@ assert torch.equal(F.dropout(ones, p=0.25, training=False), ones)
 # In training mode it uses the batch's mean and biased variance
 # :math:`\sigma^2` (divided by :math:`N`): each output feature has mean 0
 # and variance :math:`\sigma^2 / (\sigma^2 + \epsilon)` (``eps=1e-5``),
-# almost 1 unless the feature barely varies in the batch (a constant one
-# gets about 0), before the learnt scale and shift (at first 1 and 0). The
+# almost 1 here, before the learnt scale and shift (at first 1 and 0). The
 # running estimates move 10 % of the way (``momentum=0.1``) towards the
 # batch's mean and *unbiased* variance (divided by :math:`N - 1`). In
 # evaluation mode it normalises with the running estimates (kept by
 # default, ``track_running_stats=True``) and leaves them alone.
+#
+# .. detail:: Features that barely vary
+#
+#    The variance :math:`\sigma^2 / (\sigma^2 + \epsilon)` is almost 1 unless
+#    the feature barely varies in the batch. A constant feature gets about 0.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -308,18 +350,22 @@ out = norm(batch).detach()
 variances, sigma2 = out.var(dim=0, correction=0), batch.var(dim=0, correction=0)
 print(f"largest |mean| {out.mean(dim=0).abs().max():.1e}, variances {variances}")
 print("running mean:", norm.running_mean, "running var:", norm.running_var)
+norm.eval()
+out_eval = norm(batch)
+
+# %%
+# .. check:: mean 0 and variance σ²/(σ²+ε), estimates moved 10 %, used and kept in eval mode
 torch.testing.assert_close(out.mean(dim=0), torch.zeros(3), atol=1e-6, rtol=0)
 torch.testing.assert_close(variances, sigma2 / (sigma2 + norm.eps))
 torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
 assert torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).var() == 0  # a constant
 torch.testing.assert_close(norm.running_mean, 0.1 * batch.mean(dim=0))
 torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
-norm.eval()
-running = copy.deepcopy(norm.state_dict())
-out_eval = norm(batch)
 expected = (batch - norm.running_mean) / (norm.running_var + norm.eps).sqrt()
 torch.testing.assert_close(out_eval, expected)
 assert norm.track_running_stats
+running = copy.deepcopy(norm.state_dict())
+norm(batch)  # in evaluation mode again
 assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
 
 # %%
@@ -327,16 +373,22 @@ assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
 # batch, and in evaluation mode it does not. In training mode the layer needs
 # more than one value per feature; a batch of one sample of shape :math:`(1, C)`
 # has one, and is refused (:ref:`its atlas entry <error-batchnorm-one-value>`):
-torch.testing.assert_close(norm(batch[:1]), out_eval[:1])
 norm.train()
-assert not torch.allclose(norm(batch[:2])[0], out[0])
 try:
     norm(batch[:1])
 except ValueError as error:
     print(f"ValueError: {error}")
 else:
     raise AssertionError("a one-sample batch in training mode did not raise")
-assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 each
+
+# %%
+# .. check:: a sample's output depends on its batch in training mode only; two values suffice
+norm.eval()
+torch.testing.assert_close(norm(batch[:1]), out_eval[:1])
+norm.train()
+assert not torch.allclose(norm(batch[:2])[0], out[0])
+with torch.random.fork_rng(devices=[]):
+    assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 each
 
 
 # %%
@@ -348,10 +400,14 @@ assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 eac
 # every submodule, children before their parent, then on the module itself, and
 # returns the module. The initialisers of :mod:`torch.nn.init` whose names end in
 # ``_`` fill a tensor in place under :class:`torch.no_grad`, so they may change
-# parameters (outside it, autograd refuses an in-place change of one that requires
-# gradients). Kaiming's normal initialisation, derived for layers followed by a
+# parameters. Kaiming's normal initialisation, derived for layers followed by a
 # ReLU (here the output layer too), draws weights with standard deviation
 # :math:`\sqrt{2 / n_{in}}`; here the biases become zero.
+#
+# .. detail:: Why under no_grad
+#
+#    Outside :class:`torch.no_grad`, autograd refuses an in-place change of a
+#    parameter that requires gradients.
 def init_weights(module: torch.nn.Module) -> None:
     if isinstance(module, torch.nn.Linear):
         torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
@@ -360,19 +416,26 @@ def init_weights(module: torch.nn.Module) -> None:
 
 torch.manual_seed(0)
 mlp = MLP(64, [256, 256], 10)
-for layer in mlp.layers[::2]:
-    bound = 1 / layer.in_features**0.5
-    assert max(layer.weight.abs().max(), layer.bias.abs().max()) <= bound
 visited = []
-assert mlp.apply(lambda module: visited.append(type(module).__name__)) is mlp
+mlp.apply(lambda module: visited.append(type(module).__name__))
 print("apply visits:", visited)
 mlp.apply(init_weights)
 for layer in mlp.layers[::2]:
     std, target = layer.weight.std().item(), (2 / layer.in_features) ** 0.5
     print(f"{tuple(layer.weight.shape)}: std {std:.4f}, sqrt(2/n_in) {target:.4f}")
-    assert abs(std / target - 1) < 0.1
-    assert not layer.bias.any()
-# sphinx_gallery_start_ignore
+
+# %%
+# .. check:: the default bound, the order ``apply`` visits, Kaiming's std, the in-place refusal
+with torch.random.fork_rng(devices=[]):
+    _default = MLP(64, [256, 256], 10)  # a new model: the default
+for _layer in _default.layers[::2]:
+    bound = 1 / _layer.in_features**0.5
+    assert max(_layer.weight.abs().max(), _layer.bias.abs().max()) <= bound
+assert mlp.apply(lambda module: None) is mlp
+for _layer in mlp.layers[::2]:
+    _std, _target = _layer.weight.std().item(), (2 / _layer.in_features) ** 0.5
+    assert abs(_std / _target - 1) < 0.1
+    assert not _layer.bias.any()
 assert visited == ["Linear", "ReLU", "Linear", "ReLU", "Linear", "Sequential", "MLP"]
 try:  # outside torch.no_grad, with requires_grad=True
     mlp.layers[0].bias.zero_()
@@ -380,7 +443,6 @@ except RuntimeError:
     pass
 else:
     raise AssertionError("an in-place change of a leaf parameter did not raise")
-# sphinx_gallery_end_ignore
 
 # %%
 # Summary

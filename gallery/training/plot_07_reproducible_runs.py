@@ -54,9 +54,16 @@ for _ in range(2):
     torch.manual_seed(0)
     draws.append((random.random(), np.random.rand(), torch.rand(1).item()))
 print(draws[0])
-assert draws[0] == draws[1]
 seed_everything(0)
-assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
+
+# %%
+# .. check:: seeded the same way twice, the three generators repeat, as after ``seed_everything``
+assert draws[0] == draws[1]
+_random_state, _numpy_state = random.getstate(), np.random.get_state()
+with torch.random.fork_rng(devices=[]):
+    assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
+random.setstate(_random_state)
+np.random.set_state(_numpy_state)
 
 # %%
 # Deterministic algorithms
@@ -69,11 +76,16 @@ assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
 # operations its documentation lists as nondeterministic use a deterministic
 # alternative, or raise a :class:`RuntimeError` where there is none
 # (PyTorch's notes add that this alone is not always enough). Most are CUDA
-# operations, but on the CPU too, in 2.4 as in 2.13, ``resize_`` of a
-# quantized tensor, :class:`torch.nn.MaxUnpool2d` (and its 1-d and 3-d
-# siblings) and :meth:`torch.Tensor.put_` with ``accumulate=False`` raise,
-# the last even where no index repeats (where one does, which value lands is
-# open). Indexed assignment (``index_put_``) has a deterministic version:
+# operations, but some raise on the CPU too, such as
+# :meth:`torch.Tensor.put_` with ``accumulate=False``, even where no index
+# repeats. Indexed assignment (``index_put_``) has a deterministic version:
+#
+# .. detail:: Others on the CPU
+#
+#    In 2.4 as in 2.13, ``resize_`` of a quantized tensor and
+#    :class:`torch.nn.MaxUnpool2d`, with its 1-d and 3-d siblings, raise on
+#    the CPU too. Where an index of ``put_`` repeats, which value lands is
+#    open.
 torch.use_deterministic_algorithms(True)
 print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
 target = torch.zeros(4)
@@ -87,6 +99,27 @@ target[torch.tensor([0, 0])] = torch.tensor([1.0, 2.0])  # index_put_: no error
 print("index assignment works:", target)
 
 # %%
+# .. check:: a quantized ``resize_`` and ``MaxUnpool1d`` to ``3d`` raise on the CPU too
+with warnings.catch_warnings(), torch.random.fork_rng(devices=[]):
+    warnings.simplefilter("ignore")  # 2.13 deprecates quantized tensors
+    quantized = torch.quantize_per_tensor(torch.rand(4), 0.1, 0, torch.quint8)
+raising = [functools.partial(quantized.resize_, 8)]
+for dims in (1, 2, 3):
+    pool = getattr(torch.nn, f"MaxPool{dims}d")(2, return_indices=True)
+    unpool = getattr(torch.nn, f"MaxUnpool{dims}d")(2)
+    with torch.random.fork_rng(devices=[]):
+        pooled = pool(torch.rand((1, 1) + (4,) * dims))
+    raising.append(functools.partial(unpool, *pooled))
+for call in raising:
+    try:
+        call()
+    except RuntimeError as error:
+        message = str(error)
+    else:
+        raise AssertionError(f"{call} did not raise in deterministic mode")
+    assert "does not have a deterministic implementation" in message
+
+# %%
 # With ``warn_only=True`` such an operation runs and warns instead. The mode
 # also fills the memory that :func:`torch.empty` returns, with NaN for
 # floating-point tensors (``torch.utils.deterministic.fill_uninitialized_memory``
@@ -97,49 +130,34 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     target.put_(torch.tensor([0, 0]), torch.tensor([1.0, 2.0]))
 print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}")
-assert issubclass(caught[0].category, UserWarning)
 torch.use_deterministic_algorithms(True)
 print(torch.empty(3))
-assert torch.empty(3).isnan().all()
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: ``warn_only`` warns (a ``UserWarning``); ``torch.empty`` is NaN; the mode stays on
+assert issubclass(caught[0].category, UserWarning)
+assert torch.empty(3).isnan().all()
 assert not torch.is_deterministic_algorithms_warn_only_enabled()
 assert torch.utils.deterministic.fill_uninitialized_memory
-assert not torch.backends.cudnn.benchmark
-if __name__ == "__main__" and torch.cuda.is_available():
-    if torch.__version__ < (2, 13):  # older releases check it at the first call
-        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-    torch.rand(8, 8, device="cuda") @ torch.rand(8, 8, device="cuda")  # 2.13: no need
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")  # 2.13 deprecates quantized tensors
-    quantized = torch.quantize_per_tensor(torch.rand(4), 0.1, 0, torch.quint8)
-raising = [functools.partial(quantized.resize_, 8)]
-for dims in (1, 2, 3):
-    pool = getattr(torch.nn, f"MaxPool{dims}d")(2, return_indices=True)
-    unpool = getattr(torch.nn, f"MaxUnpool{dims}d")(2)
-    raising.append(functools.partial(unpool, *pool(torch.rand((1, 1) + (4,) * dims))))
-for call in raising:
-    try:
-        call()
-    except RuntimeError as error:
-        message = str(error)
-    else:
-        raise AssertionError(f"{call} did not raise in deterministic mode")
-    assert "does not have a deterministic implementation" in message
-# sphinx_gallery_end_ignore
 
 # %%
 # On a CUDA GPU, keep ``torch.backends.cudnn.benchmark`` at its default,
 # ``False``: when ``True``, cuDNN times several convolution algorithms and
 # keeps the fastest, which can differ from run to run. Deterministic mode
 # also makes cuDNN choose deterministic convolution algorithms, PyTorch's
-# notes say. Older releases, 2.4 among them, add a condition: with CUDA 10.2
-# or later, operations that call cuBLAS (matrix products, among others) raise
-# in deterministic mode unless the environment variable
-# ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8`` when the program
-# first calls cuBLAS, most simply set at launch
-# (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``); 2.13 no longer asks.
+# notes say.
 #
+# .. detail:: Older releases
+#
+#    Older releases, 2.4 among them, add a condition: with CUDA 10.2 or
+#    later, operations that call cuBLAS (matrix products, among others) raise
+#    in deterministic mode unless the environment variable
+#    ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8`` when the program
+#    first calls cuBLAS. It is most simply set at launch
+#    (``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``). 2.13 no longer
+#    asks.
+
+# %%
 # Seeds for data loader workers
 # -----------------------------
 # A :class:`~torch.utils.data.DataLoader` with ``num_workers=2`` loads batches
@@ -159,6 +177,19 @@ for own_generator, width in [(False, 4), (False, 8), (True, 4), (True, 8)]:
     orders.append([batch.tolist() for (batch,) in loader])
 print("global generator:", orders[0], "then", orders[1])
 print("own generator:   ", orders[2], "then", orders[3])
+
+# %%
+# .. check:: cuDNN benchmarking is off; a pass draws from ``generator``, whose own order holds
+assert not torch.backends.cudnn.benchmark
+if __name__ == "__main__" and torch.cuda.is_available():
+    if torch.__version__ < (2, 13):  # older releases check it at the first call
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    with torch.random.fork_rng(devices=[torch.cuda.current_device()]):
+        _a, _b = torch.rand(8, 8, device="cuda"), torch.rand(8, 8, device="cuda")
+    _a @ _b  # 2.13: no need
+generator = torch.Generator().manual_seed(0)
+list(DataLoader(numbers, generator=generator))  # no workers, no shuffle: a draw
+assert generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
 assert orders[0] != orders[1]
 assert orders[2] == orders[3]
 
@@ -177,19 +208,17 @@ def seed_worker_recipe(worker_id: int) -> None:
     random.seed(worker_seed)
 
 
-# sphinx_gallery_start_ignore
-generator = torch.Generator().manual_seed(0)
-list(DataLoader(numbers, generator=generator))  # no workers, no shuffle: a draw
-assert generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
+# %%
+# .. check:: worker ``i`` seeds from the base seed plus ``i``; the recipe reseeds from that seed
+_random_state, _numpy_state = random.getstate(), np.random.get_state()
 for init in (seed_worker_recipe, seed_worker):  # the same recipe
-    torch.manual_seed(2**32 + 7)
-    init(0)
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(2**32 + 7)
+        init(0)
     assert random.random() == random.Random(7).random()
     assert np.random.rand() == np.random.RandomState(7).rand()
-if __name__ == "__main__" and sys.platform in ("darwin", "win32", "linux"):
-    on_linux = "forkserver" if sys.version_info >= (3, 14) else "fork"
-    default = on_linux if sys.platform == "linux" else "spawn"
-    assert multiprocessing.get_start_method() == default
+random.setstate(_random_state)
+np.random.set_state(_numpy_state)
 if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 
     class Draws(torch.utils.data.Dataset):  # what each worker's generators give
@@ -213,13 +242,11 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
     for worker_seed, first_random, first_numpy in recipe[:2]:
         assert first_random == random.Random(worker_seed % 2**32).random()
         assert first_numpy == np.random.RandomState(worker_seed % 2**32).rand()
-# sphinx_gallery_end_ignore
 
 # %%
 # :func:`~tutorial_utils.reproducibility.seed_worker` is the same recipe,
-# kept in a module because workers started with the ``spawn``
-# :term:`start method` (the default on macOS and Windows) or ``forkserver``
-# (the default on Linux from Python 3.14) do not inherit the main process's
+# kept in a module because workers started with the ``spawn`` or
+# ``forkserver`` :term:`start method` do not inherit the main process's
 # memory. They receive the data set and ``worker_init_fn`` pickled, and
 # pickle stores a function by its module and name, not its code: a fresh
 # Python imports ``tutorial_utils.reproducibility`` to find ``seed_worker``,
@@ -227,14 +254,27 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 # again, as both methods do (hence the guard of
 # :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`);
 # a notebook has no script to run. Loading the recipe above in a fresh Python:
+#
+# .. detail:: Default start methods
+#
+#    ``spawn`` is the default on macOS and Windows, and ``forkserver`` on
+#    Linux from Python 3.14.
 if __name__ == "__main__":
     pickled = pickle.dumps(seed_worker_recipe)
-    assert b"__main__" in pickled  # stored by module and name
     load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
     fresh = subprocess.run(
         [sys.executable, "-c", load], input=pickled, capture_output=True, check=False
     )
     print(fresh.stderr.decode().strip().splitlines()[-1])
+
+# %%
+# .. check:: the default start methods are as stated; a fresh Python cannot find the recipe
+if __name__ == "__main__" and sys.platform in ("darwin", "win32", "linux"):
+    on_linux = "forkserver" if sys.version_info >= (3, 14) else "fork"
+    default = on_linux if sys.platform == "linux" else "spawn"
+    assert multiprocessing.get_start_method() == default
+if __name__ == "__main__":
+    assert b"__main__" in pickled  # stored by module and name
     assert fresh.returncode != 0
     assert b"seed_worker_recipe" in fresh.stderr
 
@@ -296,10 +336,6 @@ if __name__ == "__main__":
     for name, weights in (("second", second), ("seed 1", other), ("spawn", spawned)):
         same, gap = torch.equal(weights, first), (weights - first).abs().max()
         print(f"{name:>6}: bit for bit {same}, largest gap {gap.item():.3g}")
-    assert all(torch.equal(first, weights) for weights in (second, spawned))
-    assert first_losses == second_losses == spawn_losses
-    assert other_losses[0] != first_losses[0]
-    assert not torch.equal(first, other)
 
 # %%
 # The second run and the ``spawn`` run match the first in every bit, loss
@@ -316,6 +352,14 @@ if __name__ == "__main__":
     plt.show()
 
 # %%
+# .. check:: the second and ``spawn`` runs match the first in every bit; seed 1 differs throughout
+if __name__ == "__main__":
+    assert all(torch.equal(first, weights) for weights in (second, spawned))
+    assert first_losses == second_losses == spawn_losses
+    assert other_losses[0] != first_losses[0]
+    assert not torch.equal(first, other)
+
+# %%
 # The start method changed nothing here, as this data set's workers need
 # no setting. A ``spawn`` worker is a fresh Python: a setting this process
 # made while running, like the default dtype below, stays behind (run as a
@@ -328,6 +372,10 @@ if __name__ == "__main__":
     (in_worker,) = list(probe)
     torch.set_default_dtype(torch.float32)
     print("default dtype in a spawn worker:", in_worker.dtype)
+
+# %%
+# .. check:: the default dtype set in this process stays behind in a ``spawn`` worker
+if __name__ == "__main__":
     assert in_worker.dtype == torch.float32  # not float64
 
 # %%
@@ -344,6 +392,9 @@ if __name__ == "__main__":
 big, one = torch.tensor(1e8), torch.tensor(1.0)
 print("(1e8 + 1) - 1e8 =", ((big + one) - big).item())
 print("(1e8 - 1e8) + 1 =", ((big - big) + one).item())
+
+# %%
+# .. check:: in float32 the order of the additions changes the result
 assert (big + one) - big == 0
 assert (big - big) + one == 1
 
@@ -351,31 +402,37 @@ assert (big - big) + one == 1
 # So keep what produced a run's numbers next to them: the line that opened
 # this page; the vector instructions PyTorch chose CPU kernels for, which
 # that line does not name (:func:`torch.backends.cpu.get_cpu_capability`;
-# with another, one seed can draw other last bits); and, for a GPU, the
-# versions of CUDA (or of HIP, for ROCm on AMD GPUs) and of cuDNN, whose
-# place a ROCm build fills with MIOpen's, none of which a CPU build has.
+# with another, one seed can draw other last bits); and, for an NVIDIA GPU,
+# the versions of CUDA and of cuDNN, neither of which a CPU build has.
+#
+# .. detail:: ROCm builds
+#
+#    For ROCm on AMD GPUs, keep the version of HIP in place of CUDA's. A ROCm
+#    build fills cuDNN's place with MIOpen's version.
 capability = torch.backends.cpu.get_cpu_capability()
 cudnn = torch.backends.cudnn.version()
 print("CPU capability:", capability)
 print("CUDA:", torch.version.cuda, "| HIP:", torch.version.hip, "| cuDNN:", cudnn)
-assert torch.version.cuda or torch.version.hip or cudnn is None
 
-# sphinx_gallery_start_ignore
+# %%
+# .. check:: the capability, missing from the first line, can change draws; a CPU build has no cuDNN
+assert torch.version.cuda or torch.version.hip or cudnn is None
 assert capability not in environment_summary(device)
 if __name__ == "__main__" and capability in ("AVX2", "AVX512"):
     draw = "import torch; torch.manual_seed(0); print(torch.randn(64).tolist())"
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}  # no AVX kernels
     plain = subprocess.check_output([sys.executable, "-c", draw], env=env, text=True)
-    torch.manual_seed(0)
-    assert plain.strip() != str(torch.randn(64).tolist())
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0)
+        assert plain.strip() != str(torch.randn(64).tolist())
 if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
     assert torch.version.hip is None or cudnn is not None  # MIOpen's version
-    torch.manual_seed(0)
-    on_gpu = torch.rand(4, device="cuda").cpu()
-    assert torch.cuda.initial_seed() == 0  # manual_seed reached the GPU
-    torch.manual_seed(0)
-    assert not torch.equal(on_gpu, torch.rand(4))
-# sphinx_gallery_end_ignore
+    with torch.random.fork_rng(devices=[torch.cuda.current_device()]):
+        torch.manual_seed(0)
+        on_gpu = torch.rand(4, device="cuda").cpu()
+        assert torch.cuda.initial_seed() == 0  # manual_seed reached the GPU
+        torch.manual_seed(0)
+        assert not torch.equal(on_gpu, torch.rand(4))
 
 # %%
 # Summary
