@@ -158,7 +158,7 @@ else:
     raise AssertionError("inputs @ weights did not raise")
 
 # %%
-# .. check:: int64 times float32 gets the heading's message, as do a bias-free layer and a 3-D view
+# .. check:: int64 times float32 gets the heading's message, as do a bias-free layer and a non-contiguous input
 assert "expected m1 and m2 to have the same dtype" in message
 cases = [
     (lambda: torch.nn.Linear(3, 2, bias=False)(batch.double()), "expected m1 and m2"),

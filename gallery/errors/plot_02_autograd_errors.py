@@ -393,7 +393,7 @@ assert (
 #
 # .. detail:: Through an index or a slice
 #
-#    Assigning through an index or a slice (``w[0] = 0``) raises the same
+#    Assigning through an integer index or a slice (``w[0] = 0``) raises the same
 #    error, worded ``a view of a leaf Variable that requires grad is being
 #    used in an in-place operation``.
 with torch.no_grad():

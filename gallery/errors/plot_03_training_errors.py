@@ -29,7 +29,7 @@ print(environment_summary("cpu"))
 # .. detail:: Other wordings
 #
 #    torch 2.4 prints ``expected scalar type Long but found Float`` on the CPU. On a
-#    CUDA GPU (default reduction) it says that its kernel
+#    CUDA GPU (default reduction) torch 2.4 says that its kernel
 #    ``nll_loss_forward_reduce_cuda_kernel_2d_index`` is not implemented for
 #    ``'Float'``.
 torch.manual_seed(0)

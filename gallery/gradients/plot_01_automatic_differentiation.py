@@ -323,7 +323,7 @@ with torch.inference_mode():
 print("inference:", inferred.is_inference(), " requires_grad:", inferred.requires_grad)
 
 # %%
-# .. check:: inference tensors have no version counter and refuse in-place changes; the view is not one
+# .. check:: inference tensors have no version counter and, outside the block, refuse in-place changes; the view is not one
 assert not flat.is_inference()
 for _refused in (lambda: inferred._version, lambda: inferred.add_(1)):
     try:

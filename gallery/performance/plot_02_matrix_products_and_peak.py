@@ -192,10 +192,12 @@ print(f"{name}: {PEAK_FLOPS.get(name, 'no published peak in this table')}")
 # ``"medium"``, as below. With the default, ``"highest"``, the product runs
 # in fp32.
 #
-# .. detail:: PyTorch 2.9 and later
+# .. detail:: A second way to ask
 #
-#    Since PyTorch 2.9, ``torch.backends.cuda.matmul.fp32_precision = "tf32"``
-#    asks for TF32 too.
+#    Recent versions (2.13 among them) have a second way to ask for TF32,
+#    ``torch.backends.cuda.matmul.fp32_precision = "tf32"``. Use one way or
+#    the other: after the new one, reading the setting the old way, as this
+#    cell does, raises an error.
 if torch.cuda.is_available():
 
     def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
@@ -234,6 +236,25 @@ if torch.cuda.is_available():
 else:
     print("No CUDA GPU here (torch.cuda.is_available() is False): only the CPU")
     print("times above were measured.")
+
+# %%
+# .. check:: after ``fp32_precision = "tf32"``, reading the setting the old way raises
+import subprocess
+import sys
+
+mixed = (
+    "import torch\n"
+    "matmul = torch.backends.cuda.matmul\n"
+    "if not hasattr(matmul, 'fp32_precision'):  # versions without the new way\n"
+    "    raise SystemExit('no fp32_precision')\n"
+    "matmul.fp32_precision = 'tf32'\n"
+    "torch.get_float32_matmul_precision()\n"
+)
+ran = subprocess.run(
+    [sys.executable, "-c", mixed], capture_output=True, text=True, check=False
+)
+assert ran.returncode != 0, ran.stdout
+assert "no fp32_precision" in ran.stderr or "RuntimeError" in ran.stderr, ran.stderr
 
 # %%
 # On an NVIDIA GPU of the Ampere generation or later (compute capability 8.0

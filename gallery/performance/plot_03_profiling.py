@@ -135,7 +135,7 @@ with profile(activities=[ProfilerActivity.CPU], schedule=cycle) as prof:
     losses_before = train(loader, model, optimizer, steps=6, prof=prof)
 
 # %%
-# .. check:: momentum buffers appear in SGD's first step, no gradient is left, warm-up records nothing
+# .. check:: a new SGD has no momentum buffers and the trained one has; no gradient is left; warm-up records nothing
 _fresh = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
 assert not _fresh.state  # no momentum buffers before the first step
 assert all("momentum_buffer" in optimizer.state[p] for p in model.parameters())
@@ -415,7 +415,7 @@ share = quickest["whole-batch loader"] / quickest["per-sample loader"]
 check_timing("whole batches make an epoch quicker", share, below=0.8, clock=thread)
 
 # %%
-# .. check:: a ``timeit`` call makes two untimed warm-up calls before those it times
+# .. check:: ``timeit(4)`` and ``timeit(1)`` make two untimed warm-up calls before those they time
 calls = []
 counter = Timer("calls.append(None)", globals={"calls": calls})
 counter.timeit(4)

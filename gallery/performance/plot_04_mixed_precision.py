@@ -35,13 +35,14 @@ print(f"CPU: {device_name('cpu')}, {torch.backends.cpu.get_cpu_capability()}")
 # :term:`Mixed precision <mixed precision>` keeps a model's parameters in float32 and
 # runs some of its operations in a 16-bit :term:`dtype`. Inside a ``with
 # torch.autocast(device_type="cpu", dtype=torch.bfloat16):`` block, operations on CPU
-# tensors are looked up in autocast's lists: matrix products, convolutions and
-# attention (``Linear``, ``matmul``, ``conv1d``, among others) cast their float32
-# inputs to bfloat16 and return bfloat16; operations that need float32's precision or
-# range, such as most :term:`loss` functions, cast their inputs to float32. Unlisted
-# operations run in the dtype their inputs give them, by each operation's own rule:
-# bfloat16 ``+`` float32 is float32. Here is one batch of the handwritten digits
-# through a network with one hidden layer of 64 units:
+# tensors are looked up in autocast's lists. Matrix products, convolutions and
+# attention (``Linear``, ``matmul``, ``conv1d``, among others) that make a new
+# tensor cast their float32 inputs to bfloat16 and return bfloat16. Operations that
+# need float32's precision or range, such as most :term:`loss` functions, cast their
+# inputs to float32. Unlisted operations run in the dtype their inputs give them, by
+# each operation's own rule: a bfloat16 tensor ``+`` a float32 one of the same shape
+# is float32. Here is one batch of the handwritten digits through a network with
+# one hidden layer of 64 units:
 #
 # .. detail:: Other dtype rules
 #
@@ -187,7 +188,7 @@ for name, row in [("float32", grads), ("bfloat16", brain), ("float16", plain)]:
 print(f"{'float16, scaled':16} {scaled}")
 
 # %%
-# .. check:: float16 loses the three smallest, bfloat16 and scaling keep all four; backward is linear
+# .. check:: float16 loses the two smallest and rounds 1e-6 coarsely; bfloat16 and scaling keep all four
 assert (plain[2:] == 0).all()
 assert abs(plain[1] / grads[1] - 1) > f16.eps / 2
 assert f16.tiny > grads[3] * scale > 2.0**-24
@@ -307,8 +308,9 @@ assert abs(first) < 1e-2
 #
 # .. detail:: bfloat16 instructions
 #
-#    They are AVX512-BF16, on some recent AMD and Intel CPUs, and AMX, on Intel
-#    Xeons since Sapphire Rapids. The CPU's flags (``lscpu`` on Linux) list them;
+#    On x86 CPUs they are AVX512-BF16, on some recent AMD and Intel CPUs, and
+#    AMX, on Intel Xeons since Sapphire Rapids; Arm CPUs have bfloat16
+#    instructions of their own. The CPU's flags (``lscpu`` on Linux) list them;
 #    no documented value of :func:`torch.backends.cpu.get_cpu_capability`
 #    (printed at the top) names them.
 a, b = torch.randn(512, 512), torch.randn(512, 512)

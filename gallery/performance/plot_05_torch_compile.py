@@ -112,8 +112,9 @@ check_timing("an empty cache makes the first call slower", ratio, above=2, clock
 # .. detail:: The precompiled header
 #
 #    Recent releases also precompile, in the set-up, a C++ header that every
-#    kernel includes. Inductor keeps it in the default folder, whatever
-#    ``TORCHINDUCTOR_CACHE_DIR`` says, and builds it there once per machine.
+#    kernel includes. Inductor keeps it in its default folder, under the
+#    temporary folder (``TMPDIR``), whatever ``TORCHINDUCTOR_CACHE_DIR`` says,
+#    and builds it there once for each compiler and set of flags.
 (inductor_folder,) = Path(cache_folder.name).glob("torchinductor_*")
 os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_folder)
 torch.manual_seed(0)

@@ -233,8 +233,9 @@ print("pixels.sum() =", pixels.sum().item(), "as", pixels.sum().dtype)
 #
 # .. detail:: The newer unsigned dtypes
 #
-#    The newer ``uint16``, ``uint32`` and ``uint64`` promote only with their
-#    own dtype and floating-point dtypes; any other raises.
+#    For the newer ``uint16``, ``uint32`` and ``uint64``,
+#    :func:`torch.promote_types` gives a dtype only with their own dtype and
+#    the floating-point dtypes, and raises with any other.
 i32 = torch.tensor([1, 2], dtype=torch.int32)
 f16 = torch.ones(2, dtype=torch.float16)
 pairs = [

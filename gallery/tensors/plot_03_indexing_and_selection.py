@@ -115,7 +115,7 @@ for title, part in kept_or_dropped.items():
 print("x[2, 3].item() =", x[2, 3].item(), type(x[2, 3].item()))
 
 # %%
-# .. check:: an integer drops its dimension and a range of one keeps it, except ``-1:0``
+# .. check:: an integer drops its dimension and a range keeps it; ``i:i+1`` has one element, but ``-1:0`` none
 cube = torch.zeros(2, 3, 4)
 for dim, size in enumerate(cube.shape):
     before = (slice(None),) * dim
@@ -146,7 +146,8 @@ plt.show()
 # .. detail:: Other integer dtypes
 #
 #    A ``uint8`` tensor is still read as a mask, an old rule that now gives a
-#    deprecation warning. Other integer dtypes are refused.
+#    deprecation warning. An index tensor of another integer dtype, with at
+#    least one dimension, is refused.
 torch.manual_seed(7)
 a = torch.rand(5)
 mask = torch.tensor([True, False, False, True, True])

@@ -355,7 +355,7 @@ assert torch.equal(joined["stack, dim=0"][1], second)
 # %%
 # When shapes do not match
 # ------------------------
-# Apart from empty tensors, ``cat`` needs tensors of the same rank, with the
+# Apart from 1-D empty tensors, ``cat`` needs tensors of the same rank, with the
 # same sizes in every dimension except the one it joins along; ``stack`` needs
 # identical shapes (:ref:`the error atlas <error-collate-unequal-size>` shows
 # its error in a data loader). A ``(2, 3)`` and a ``(2, 4)`` matrix join along
@@ -363,8 +363,8 @@ assert torch.equal(joined["stack, dim=0"][1], second)
 #
 # .. detail:: Empty tensors
 #
-#    ``cat`` skips a 1-D empty tensor, of shape ``(0,)``, whatever the others'
-#    shape.
+#    ``cat`` leaves out the values of a 1-D empty tensor, of shape ``(0,)``,
+#    whatever the others' shape; its dtype still takes part in the result's.
 narrow = torch.zeros(2, 3)
 wide = torch.ones(2, 4)
 try:
@@ -401,6 +401,7 @@ else:
     raise AssertionError("torch.cat([narrow, torch.zeros(3)]) did not raise")
 assert refused, "cat of rank 2 and rank 1"
 assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
+assert torch.cat([narrow, torch.empty(0, dtype=torch.float64)]).dtype == torch.float64
 
 # %%
 # Different :term:`dtypes <dtype>`, on the other hand, are no error: the

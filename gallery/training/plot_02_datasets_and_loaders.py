@@ -175,9 +175,10 @@ assert (train_ds[0][0].shape, first_x.shape, first_y.shape) == ((2,), (2, 2), (2
 # %%
 # Where the order comes from
 # --------------------------
-# Each time it starts an epoch, each loader on this page takes a number from
-# the global generator to seed the worker processes, even when there are
-# none, and, when it shuffles, a second one that seeds the shuffle. The
+# Each time it starts an epoch, a loader without a generator of its own (as
+# each loader so far) takes a number from the global generator to seed the
+# worker processes, even when there are none, and, when it shuffles, a second
+# one that seeds the shuffle. The
 # shuffle depends on nothing but that number and the length of the data set.
 # So a loader over ``range(5)`` (anything with ``__len__`` and
 # ``__getitem__`` serves as a data set) shuffles in step with the training

@@ -15,8 +15,8 @@ the same loop on handwritten digits and see which ones it gets wrong.
 #
 # .. detail:: Which GPUs
 #
-#    :func:`torch.cuda.is_available` is true with an NVIDIA GPU, or with an
-#    AMD one and a PyTorch built for ROCm.
+#    :func:`torch.cuda.is_available` is true with a PyTorch built for CUDA
+#    and an NVIDIA GPU, or with a PyTorch built for ROCm and an AMD GPU.
 from itertools import pairwise
 
 import matplotlib.pyplot as plt
@@ -269,8 +269,9 @@ plt.show()
 #
 # .. detail:: Why without evaluation
 #
-#    Any pass over a loader, even one that does not shuffle, draws a number
-#    from the global generator and so changes the next shuffles.
+#    Any pass over a loader without a generator of its own, even one that
+#    does not shuffle, draws a number from the global generator and so
+#    changes the next shuffles.
 torch.manual_seed(123)
 model_fit = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer_fit = torch.optim.SGD(model_fit.parameters(), lr=0.5)
@@ -284,7 +285,7 @@ print("same weights, bit for bit:", same)
 print(evaluation)
 
 # %%
-# .. check:: ``fit`` ends with the loop's weights and ``evaluate`` with its numbers; any loader pass draws
+# .. check:: ``fit`` ends with the loop's weights and ``evaluate`` with its numbers; a pass over the test loader draws
 assert same
 torch.testing.assert_close(tuple(evaluation), (total_loss / n_test, correct / n_test))
 # Any pass over a loader, even one that does not shuffle, draws a number.
@@ -360,7 +361,7 @@ for ax in (ax_loss, ax_acc):
 plt.show()
 
 # %%
-# .. check:: training loss falls fiftyfold, test loss stalls after ten epochs, accuracy stays over 90 %
+# .. check:: training loss falls fiftyfold, test loss stalls after ten epochs, accuracy over 90 % in the last ten
 assert train_loss[-1] < train_loss[0] / 50
 assert any(later > earlier for earlier, later in pairwise(train_loss))
 assert test_loss[9] < test_loss[0] / 2

@@ -71,10 +71,11 @@ assert (len(train_set), len(val_set)) == (int(0.8 * n) + 1, int(0.2 * n))
 with torch.random.fork_rng(devices=[]):
     assert [len(s) for s in random_split(range(100), [0.71, 0.29])] == [72, 28]
     assert [len(s) for s in random_split(range(10), [0.25] * 4)] == [3, 3, 2, 2]
-    torch.rand(3)
-lengths, seeded = [len(train_set), len(val_set)], torch.Generator().manual_seed(0)
-again = random_split(training_images, lengths, generator=seeded)
-assert [s.indices for s in again] == [train_set.indices, val_set.indices]
+    torch.rand(3)  # another random draw, then the same seed and lengths
+    lengths = [len(train_set), len(val_set)]
+    seeded = torch.Generator().manual_seed(0)
+    again = random_split(training_images, lengths, generator=seeded)
+    assert [s.indices for s in again] == [train_set.indices, val_set.indices]
 assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 
 # %%
@@ -406,8 +407,8 @@ with torch.random.fork_rng(devices=[]):
 #
 # .. detail:: Why under no_grad
 #
-#    Outside :class:`torch.no_grad`, autograd refuses an in-place change of a
-#    parameter that requires gradients.
+#    While autograd records, as it does outside :class:`torch.no_grad`, it
+#    refuses an in-place change of a parameter that requires gradients.
 def init_weights(module: torch.nn.Module) -> None:
     if isinstance(module, torch.nn.Linear):
         torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")

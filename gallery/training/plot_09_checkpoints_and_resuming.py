@@ -120,8 +120,8 @@ print("parameters identical to the uninterrupted run:", identical)
 #
 # .. detail:: On a GPU
 #
-#    On a GPU, a resumed run is identical only where every operation of the
-#    run is deterministic (see :func:`torch.use_deterministic_algorithms`).
+#    On a GPU, a resumed run is guaranteed identical only where every
+#    operation of the run is deterministic (see :func:`torch.use_deterministic_algorithms`).
 
 # %%
 # Resuming from the weights alone
