@@ -322,18 +322,19 @@ def test_no_rendered_page_or_download_mentions_the_notes(site: Path) -> None:
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
-def test_downloaded_script_has_no_hidden_checks(site: Path, script: Path) -> None:
+def test_downloaded_script_has_no_checks(site: Path, script: Path) -> None:
     page = page_of(site, script)
     link = re.findall(rf'href="([^"]*{re.escape(script.stem)}\.py)"', page.read_text())
     downloaded = (page.parent / link[0]).resolve().read_text()
-    assert "sphinx_gallery_" not in downloaded, "the .py download shows hidden checks"
+    assert "sphinx_gallery_" not in downloaded, "the .py download shows config comments"
+    assert ".. check::" not in downloaded, "the .py download keeps a check cell"
     zipped = re.findall(
         rf'href="([^"]*{re.escape(script.stem)}\.zip)"', page.read_text()
     )
     for archive in zipped:
         with zipfile.ZipFile((page.parent / archive).resolve()) as files:
             assert files.read(script.name).decode() == downloaded, "zip differs"
-    if "sphinx_gallery_start_ignore" in script.read_text():
+    if ".. check::" in script.read_text():
         assert downloaded != script.read_text()
 
 
@@ -354,23 +355,21 @@ def test_glossary_terms_are_linked_from_the_pages(site: Path) -> None:
     assert not unlinked, f"glossary terms no page links to: {unlinked}"
 
 
-def test_hidden_blocks_are_stripped_and_notebooks_install_the_helpers(
+def test_downloads_drop_checks_and_notebooks_install_the_helpers(
     tmp_path: Path,
 ) -> None:
     sys.path.insert(0, str(ROOT / "docs" / "_ext"))
     try:
-        from gallery_hooks import strip_hidden_blocks
+        from downloads import script_download
         from package_wheel import notebook_first_cell
     finally:
         sys.path.pop(0)
     page = (
-        "x = 1\n\n# sphinx_gallery_start_ignore\nassert x == 1\n"
-        "# sphinx_gallery_end_ignore\n\n# %%\nfor i in range(2):\n    y = i\n"
-        "    # sphinx_gallery_start_ignore\n    assert y == i\n"
-        "    # sphinx_gallery_end_ignore\nprint(y)\n"
+        "x = 1\n\n# %%\n# .. check:: x is 1\nassert x == 1\n\n# %%\n"
+        "for i in range(2):\n    y = i\nprint(y)\n"
         "# sphinx_gallery_thumbnail_number = 2\n"
     )
-    assert strip_hidden_blocks(page) == (
+    assert script_download(page) == (
         "x = 1\n\n# %%\nfor i in range(2):\n    y = i\nprint(y)\n"
     )
     # Without the package (-S: no site-packages) and without the wheel, the
@@ -560,11 +559,13 @@ def test_every_exercise_has_a_hidden_solution_and_a_check(
         check = next(c for c in cells[index + 1 :] if c["cell_type"] == "code")
         assert f"Exercise {number}" in "".join(check["source"]), number
     text = json.dumps(cells)
-    assert "<details" not in text
-    assert "</details>" not in text
+    # No solution toggle is left (a detail of the text is a <details> block).
+    assert '<details class=\\"solution\\">' not in text
+    assert "<summary>Solution" not in text
     # The .py download keeps the solutions and none of the toggle's markup.
     script_path = next((site / "_downloads").rglob(script.stem + ".py"))
-    assert "details" not in script_path.read_text()
+    assert '<details class="solution">' not in script_path.read_text()
+    assert "</details>" not in script_path.read_text()
 
 
 def test_an_unanswered_exercise_notebook_stops_at_its_first_check(
