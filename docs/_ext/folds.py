@@ -200,22 +200,13 @@ class FoldChecks(SphinxTransform):
 
 def setup(app: Sphinx) -> dict[str, object]:
     others = (visit_fold_other, depart_fold_other)
-    app.add_node(
-        fold,
-        html=(visit_fold_html, depart_fold_html),
-        latex=others,
-        text=others,
-        man=others,
-        texinfo=others,
-    )
-    app.add_node(
-        fold_summary,
-        html=(visit_summary_html, depart_summary_html),
-        latex=others,
-        text=others,
-        man=others,
-        texinfo=others,
-    )
+    for node, html in [
+        (fold, (visit_fold_html, depart_fold_html)),
+        (fold_summary, (visit_summary_html, depart_summary_html)),
+    ]:
+        app.add_node(
+            node, html=html, latex=others, text=others, man=others, texinfo=others
+        )
     app.add_node(check_marker)
     app.add_directive("check", CheckDirective)
     app.add_directive("detail", DetailDirective)
