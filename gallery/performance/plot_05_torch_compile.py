@@ -21,6 +21,7 @@ calls compiling pays off.
 #    Everything here runs with PyTorch 2.4 and newer on Linux. Newer Python
 #    versions, and Windows, need newer PyTorch releases.
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,19 +88,29 @@ cache_folder = tempfile.TemporaryDirectory(prefix="compile-page-")
 env = {**os.environ, "TMPDIR": cache_folder.name}
 env.pop("TORCHINDUCTOR_CACHE_DIR", None)  # so that the whole cache is in TMPDIR
 first_calls = {}
-for cache in ("empty", "full"):
-    command = [sys.executable, "-c", program]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
-    first_calls[cache] = float(done.stdout)
-    print(f"first call, {cache} cache: {format_time(first_calls[cache])}")
+
+
+def empty_over_full():
+    """Run the program with an empty cache, then a full one; the times' ratio."""
+    for leftover in Path(cache_folder.name).iterdir():
+        shutil.rmtree(leftover)  # an empty cache, on a second try too
+    for cache in ("empty", "full"):
+        command = [sys.executable, "-c", program]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+        first_calls[cache] = float(done.stdout)
+        print(f"first call, {cache} cache: {format_time(first_calls[cache])}")
+    return first_calls["empty"] / first_calls["full"]
+
+
 wall = "wall clock"  # the compiler runs as processes of its own
-ratio = first_calls["empty"] / first_calls["full"]
-check_timing("an empty cache makes the first call slower", ratio, above=2, clock=wall)
+claim = "an empty cache makes the first call slower"
+ratio = check_timing(claim, empty_over_full, above=1.5, clock=wall, attempts=2).value
+print(f"empty cache / full cache: {ratio:.1f}")
 
 
 # %%
-# With an empty cache, the first call took more than twice as long. Much of
-# that time is the compiler's set-up. Inductor compiles small test programs
+# With an empty cache, the first call took longer, by the factor printed
+# above. Much of that time is the compiler's set-up. Inductor compiles small test programs
 # that check which vector instructions the CPU can run. Then inductor
 # compiles the kernel. The second run found all of this in the folder.
 #
@@ -108,6 +119,13 @@ check_timing("an empty cache makes the first call slower", ratio, above=2, clock
 # the test programs compiled. The result of ``compiled_gelu`` agrees with
 # the eager function and with :func:`torch.nn.functional.gelu`
 # (``approximate="tanh"``) up to rounding.
+#
+# .. detail:: A full cache saves less in PyTorch 2.4
+#
+#    In 2.4 the cache keeps the compiled kernels, but not the graph that
+#    inductor made them from: its *FX graph cache* is off by default there,
+#    and on in 2.13. So with 2.4 a full cache skips less of the work, and
+#    the factor is smaller.
 #
 # .. detail:: The precompiled header
 #
@@ -122,7 +140,7 @@ x = torch.randn(10**6)
 y = compiled_gelu(x)
 
 # %%
-# .. check:: the results agree; the set-up compiled probes and a header, kept in the default folder
+# .. check:: the results agree; the set-up compiled probes and a header, kept in the default folder; the FX graph cache's default
 torch.testing.assert_close(y, gelu(x))
 torch.testing.assert_close(y, F.gelu(x, approximate="tanh"))
 # The first run set up the compiler: the probes' sources, and (2.13) a
