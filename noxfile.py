@@ -41,6 +41,8 @@ BUILD = DOCS / "_build"
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 # The interpreter the pinned versions were tested with (`nox -P 3.12` to try another).
 PYTHON = "3.11"
+#: What `nox -s lint` spells: the pages, the package, the tests, the build.
+SPELLED = ("README.md", "noxfile.py", "docs", "gallery", "src", "tests", ".ci")
 
 
 def install(session: nox.Session, group: str) -> str:
@@ -147,11 +149,13 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON, default=True)
 def lint(session: nox.Session) -> None:
-    """Check style and formatting with ruff, and types with mypy."""
+    """Check style and formatting with ruff, types with mypy, spelling with codespell."""
     install(session, "lint")
     session.run("ruff", "check", *session.posargs)
     session.run("ruff", "format", "--check", *session.posargs)
     session.run("mypy")
+    # Spelling, in everything a reader or a maintainer reads ([tool.codespell]).
+    session.run("codespell", *SPELLED)
 
 
 @nox.session(python=PYTHON, default=False)

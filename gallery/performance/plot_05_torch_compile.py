@@ -96,7 +96,9 @@ def empty_over_full():
         shutil.rmtree(leftover)  # an empty cache, on a second try too
     for cache in ("empty", "full"):
         command = [sys.executable, "-c", program]
-        done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            command, env=env, capture_output=True, text=True, check=True
+        )
         first_calls[cache] = float(done.stdout)
         print(f"first call, {cache} cache: {format_time(first_calls[cache])}")
     return first_calls["empty"] / first_calls["full"]
