@@ -42,6 +42,7 @@ extensions = [
     "package_wheel",  # docs/_ext: the helpers as a wheel readers can download
     "few_pages_serially",  # docs/_ext: no forked processes for a small rebuild
     "code_links_fast",  # docs/_ext: Sphinx-Gallery's code links in fewer nodes
+    "reading_path",  # docs/_ext: the landing page's list of pages in reading order
 ]
 
 # Sphinx-Gallery writes a notebook beside every page it generates; those are

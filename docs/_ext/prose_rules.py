@@ -108,7 +108,7 @@ class Prose:
 
     def problems(self) -> Iterator[str]:
         """Each way the page breaks a sentence limit, naming line and sentence."""
-        name = self.page.as_posix()
+        name = _shown(self.page)
         for s in self.sentences:
             if s.words > MOST_WORDS:
                 yield f"{name}, line {s.line}: {s.words} words: {s.text}"
@@ -126,6 +126,14 @@ class Prose:
                 f"{name}: {self.parens_per_100:.2f} opening parentheses per 100 "
                 f"words (at most {PARENS_PER_100:g})"
             )
+
+
+def _shown(page: Path) -> str:
+    """`page` relative to the working folder where it lies inside it."""
+    try:
+        return page.resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return page.as_posix()
 
 
 def plain(text: str) -> tuple[str, int]:
@@ -179,20 +187,22 @@ def split_sentences(paragraph: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def _paragraphs(lines: list[tuple[int, str]]) -> Iterator[tuple[int, str]]:
-    """Join lines into paragraphs and list items: (first line, text)."""
+def _paragraphs(
+    lines: list[tuple[int, str]],
+) -> Iterator[list[tuple[int, str]]]:
+    """Group lines into paragraphs and list items."""
     current: list[tuple[int, str]] = []
     for number, line in lines:
         if not line.strip() or _LIST_ITEM.match(line):
             if current:
-                yield current[0][0], " ".join(t.strip() for _, t in current)
+                yield current
             current = []
             if line.strip():
                 current = [(number, _LIST_ITEM.sub("", line))]
             continue
         current.append((number, line))
     if current:
-        yield current[0][0], " ".join(t.strip() for _, t in current)
+        yield current
 
 
 def _rst_prose(
@@ -244,20 +254,32 @@ def _rst_prose(
 def _measure(
     lines: list[tuple[int, str]], prose: Prose, details: frozenset[int] = frozenset()
 ) -> None:
-    for first, paragraph in _paragraphs(lines):
-        text, parens = plain(paragraph)
+    for paragraph in _paragraphs(lines):
+        text, parens = plain(" ".join(line.strip() for _, line in paragraph))
         prose.parens += parens
+        # Each sentence's line: the first, from where the last one started,
+        # that holds its first word.
+        plain_lines = [(n, plain(line)[0]) for n, line in paragraph]
+        at = 0
         for sentence in split_sentences(text):
-            words = count_words(sentence)
-            if words:
-                prose.sentences.append(
-                    Sentence(first, words, sentence, first in details)
-                )
+            words = _WORD.findall(sentence)
+            if not words:
+                continue
+            while at + 1 < len(plain_lines) and words[0] not in plain_lines[at][1]:
+                at += 1
+            line = plain_lines[at][0]
+            prose.sentences.append(
+                Sentence(line, len(words), sentence, line in details)
+            )
 
 
-def gallery_prose(script: Path) -> Prose:
-    """Measure the text cells of a Sphinx-Gallery script."""
-    source = script.read_text(encoding="utf-8").split("\n")
+def gallery_text_lines(source: list[str]) -> list[tuple[int, str]]:
+    """A script's lines numbered from 1: text as reStructuredText, code as ``""``.
+
+    >>> quotes = '"' * 3
+    >>> gallery_text_lines([quotes + "Title" + quotes, "# %%", "# Text.", "x = 1"])
+    [(1, 'Title'), (2, ''), (3, 'Text.'), (4, '')]
+    """
     lines: list[tuple[int, str]] = []
     in_docstring = False
     for number, raw in enumerate(source, start=1):
@@ -265,20 +287,21 @@ def gallery_prose(script: Path) -> Prose:
         if number == 1 and stripped.startswith('"""'):
             in_docstring = not (len(stripped) > 3 and stripped.endswith('"""'))
             lines.append((number, stripped.strip('"')))
-            continue
-        if in_docstring:
+        elif in_docstring:
             if stripped.endswith('"""'):
                 in_docstring = False
                 stripped = stripped[:-3]
             lines.append((number, stripped))
-            continue
-        if raw.startswith("# %%") or not raw.startswith("#"):
+        elif raw.startswith(("# %%", "# sphinx_gallery_")) or not raw.startswith("#"):
             lines.append((number, ""))
-            continue
-        if raw.startswith("# sphinx_gallery_"):
-            lines.append((number, ""))
-            continue
-        lines.append((number, raw[2:] if raw.startswith("# ") else raw[1:]))
+        else:
+            lines.append((number, raw[2:] if raw.startswith("# ") else raw[1:]))
+    return lines
+
+
+def gallery_prose(script: Path) -> Prose:
+    """Measure the text cells of a Sphinx-Gallery script."""
+    lines = gallery_text_lines(script.read_text(encoding="utf-8").split("\n"))
     details: set[int] = set()
     prose = Prose(script, code_lines=visible_code_lines(script))
     _measure(_rst_prose(lines, details), prose, frozenset(details))
