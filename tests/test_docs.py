@@ -72,6 +72,29 @@ def test_landing_page_and_api_reference(site: Path) -> None:
     assert "https://docs.pytorch.org/docs/stable/generated/torch.tensor.html" in page
 
 
+def test_landing_page_lists_the_reading_path(site: Path) -> None:
+    """The core lessons in order in one numbered list, the in-depth pages apart."""
+    from taught_names import ATLAS, kind_of, reading_path
+
+    index = (site / "index.html").read_text()
+    core, in_depth = index.split('id="the-reading-path"', 1)[1].split(
+        'id="in-depth"', 1
+    )
+    path = [p for p in reading_path(GALLERY) if p.parent.name != ATLAS]
+    links = re.findall(r'href="auto_examples/(\w+)/(plot_\w+)\.html[#"]', core)
+    lessons = [(p.parent.name, p.stem) for p in path if kind_of(p) == "core"]
+    assert [link for link in links if link in lessons] == lessons
+    for page in (p for p in path if kind_of(p) == "in depth"):
+        href = f'href="auto_examples/{page.parent.name}/{page.stem}.html'
+        assert href in in_depth, page.name
+        assert href not in core, page.name
+    starts = [
+        int(n) for n in re.findall(r'<ol class="arabic[^"]*" start="(\d+)"', core)
+    ]
+    assert starts[0] == 1, "the path starts at 1"
+    assert len(starts) == 4, "one numbered list a lesson section"
+
+
 def test_a_formula_mathml_cannot_write_fails_the_build() -> None:
     from docutils import nodes
     from sphinx.errors import ExtensionError

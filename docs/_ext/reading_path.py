@@ -10,8 +10,9 @@ place without anyone editing the landing page::
     ```
 
 The argument is ``core``, ``in-depth`` or ``exercises``. Each section with
-pages of that kind gets its title and a numbered list of links; the numbers
-run on across sections, so the path reads as one sequence. A kind with no
+pages of that kind gets its title and a list of links. The core lessons are
+numbered, and the numbers run on across sections, so the path reads as one
+sequence. A kind with no
 page at all is an error: the landing page would promise a list it lacks.
 """
 
@@ -90,7 +91,11 @@ class ReadingPath(SphinxDirective):
                 continue
             heading = nodes.paragraph(classes=["reading-path-section"])
             heading += nodes.strong(text=section_title(gallery / section))
-            listing = nodes.enumerated_list(enumtype="arabic", start=number)
+            listing: nodes.Element
+            if kind == "core":  # one path, numbered across sections
+                listing = nodes.enumerated_list(enumtype="arabic", start=number)
+            else:
+                listing = nodes.bullet_list(bullet="-")
             for page in here:
                 item = nodes.list_item()
                 paragraph = nodes.paragraph()

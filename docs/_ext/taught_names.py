@@ -15,7 +15,8 @@ line that uses it. The names checked are:
 - attributes and methods of other objects, ``x.view`` or ``x.shape``, unless
   the page's own code defines them or Python's built-in types have them
   (:data:`ON_SIGHT` adds a few more that read on sight);
-- the site's helpers that the page imports from ``tutorial_utils``.
+- the site's helpers that the page imports from ``tutorial_utils``, where
+  the code first calls or names them.
 
 Code in check cells is exempt: a reader opens it to see the proof. Run
 ``python docs/_ext/taught_names.py`` to list every such use on the path.
@@ -131,10 +132,10 @@ class _Uses(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def _imports(tree: ast.Module) -> tuple[set[str], dict[str, int]]:
-    """The module names a script binds, and its helpers with their import lines."""
+def _imports(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """The module names a script binds, and the helpers it imports."""
     modules: set[str] = set()
-    helpers: dict[str, int] = {}
+    helpers: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -143,7 +144,7 @@ def _imports(tree: ast.Module) -> tuple[set[str], dict[str, int]]:
             for alias in node.names:
                 name = alias.asname or alias.name
                 if node.module.startswith("tutorial_utils"):
-                    helpers[name] = node.lineno
+                    helpers.add(name)
                 elif name[0].isupper() or node.module.startswith("torch"):
                     modules.add(name)
     return modules, helpers
@@ -154,17 +155,23 @@ def unintroduced(page: Path, known: set[str]) -> Iterator[Unintroduced]:
 
     Adds the names the page's prose introduces to `known`.
     """
-    from fold_source import strip_checks  # imports Sphinx: only when needed
+    from fold_source import CHECK_CELL  # imports Sphinx: only when needed
 
     source = page.read_text(encoding="utf-8")
-    code = strip_checks(source)
+    # Check cells blanked, so that line numbers stay the script's own.
+    code = CHECK_CELL.sub(lambda cell: "\n" * cell.group().count("\n"), source)
     text_lines = gallery_text_lines(code.split("\n"))
     prose_by_line = {number: line for number, line in text_lines if line}
     tree = ast.parse(code)
     modules, helpers = _imports(tree)
     visitor = _Uses(modules)
     visitor.visit(tree)
-    uses = sorted(visitor.uses + [(line, name) for name, line in helpers.items()])
+    called = [
+        (node.lineno, node.id)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and node.id in helpers
+    ]
+    uses = sorted(visitor.uses + called)
     uses = [(line, name) for line, name in uses if line not in prose_by_line]
     prose_lines = sorted(prose_by_line)
     taught = set(known)

@@ -2,16 +2,24 @@
 Creating tensors
 ================
 
-Make :term:`tensors <tensor>` of any :term:`rank` from Python lists, NumPy
-arrays and PyTorch's factory functions, draw seeded random numbers that come
-out the same on every run, and create a tensor directly on a GPU. These are
-the tensors the next pages start from.
+Make :term:`tensors <tensor>` from Python lists, from NumPy arrays and with
+PyTorch's own functions. Draw random numbers that repeat from run to run,
+and make a tensor directly on a GPU.
+
+**Before this page:** nothing but Python. This is the first page of the site.
 """
 
 # %%
-# Every page starts by saying what computed it. Your versions, device and
-# thread count may differ, and so may the lines that name a device; the other
-# values should match, at least with the same PyTorch version.
+# Every page starts by printing what computed it. :mod:`torch` is
+# PyTorch. NumPy is another array library, and Matplotlib draws figures.
+# ``tutorial_utils`` is this site's own package of helpers: ``pick_device()`` returns
+# a GPU if there is one, else the CPU. ``environment_summary`` prints the versions in
+# use. ``plt.show()`` shows a figure.
+#
+# A closed "Check" box under a cell holds code that tests the text's claims when the
+# site is built.
+import math
+
 import matplotlib.pyplot as plt
 import numpy as np
 import torch
@@ -26,11 +34,15 @@ print(environment_summary(device))
 # %%
 # From Python lists: rank 0 to 3
 # ------------------------------
-# :func:`torch.tensor` turns a number or a nested list into a tensor. The
-# nesting depth becomes the tensor's rank (:meth:`torch.Tensor.dim`): a
-# scalar has rank 0, a vector rank 1, a matrix rank 2, and a stack of
-# matrices rank 3. The :term:`shape` (:attr:`~torch.Tensor.shape`) lists the
-# length of each :term:`dimension`, outermost first.
+# A tensor is a grid of values of one type. :func:`torch.tensor` makes one from a
+# number or a nested list. The nesting depth is its :term:`rank`, which
+# :meth:`~torch.Tensor.dim` returns. A number, a *scalar*, has rank 0. A flat list, a
+# *vector*, has rank 1, and a list of lists, a *matrix*, rank 2. A list of matrices,
+# here a *stack*, has rank 3.
+#
+# The :term:`shape`, :attr:`~torch.Tensor.shape`, gives the length of each
+# :term:`dimension`, outermost first. It is a ``torch.Size``, a kind of tuple, and
+# ``tuple()`` only makes it print plainly.
 scalar = torch.tensor(7)
 vector = torch.tensor([1, 2, 3])
 matrix = torch.tensor([[1, 2, 3], [4, 5, 6]])
@@ -40,99 +52,96 @@ for name, t in zip(["scalar", "vector", "matrix", "stack"], tensors, strict=True
     print(f"{name:7} rank {t.dim()}  shape {tuple(t.shape)}")
 
 # %%
-# Drawn as cells, the rank is the number of indices you need to reach one
-# value: none for the scalar, one for the vector, a row and a column for the
-# matrix, and for the stack first which matrix (``[0]`` or ``[1]``), then a
-# row and a column.
+# .. check:: the shape is a tuple with one length per dimension
+assert all(isinstance(t.shape, tuple) and len(t.shape) == t.dim() for t in tensors)
+
+# %%
+# The rank is the number of indices that reach one value. The stack needs three: which
+# matrix, then a row and a column. The site's helper ``draw_tensors`` draws tensors as
+# cells, coloured by ``groups=``: here by matrix.
+which_matrix = torch.tensor([[[0, 0, 0], [0, 0, 0]], [[1, 1, 1], [1, 1, 1]]])
 draw_tensors(
     tensors,
     [f"rank {t.dim()}: shape {tuple(t.shape)}" for t in tensors],
-    groups=[None, None, None, torch.arange(2).reshape(2, 1, 1).expand(2, 2, 3)],
+    groups=[None, None, None, which_matrix],
 )
 plt.show()
 
 # %%
-# The values decide the :term:`dtype` (:attr:`~torch.Tensor.dtype`): Python
-# ints become 64-bit integers, a single Python float makes the whole tensor
-# floating point, in the default dtype (``float32`` unless
-# :func:`torch.set_default_dtype` changed it), and ``True``/``False`` make
-# booleans. The ``dtype=`` argument overrides the choice.
+# .. check:: the rank is the number of indices that reach one value
+assert all(t[(0,) * t.dim()].dim() == 0 for t in tensors)
+
+# %%
+# The values decide the :term:`dtype`, the type of every element, shown by
+# :attr:`~torch.Tensor.dtype`. Python ints make ``int64``, 64-bit integers. One Python
+# float makes the whole tensor ``float32``, PyTorch's default. Booleans make ``bool``.
+# The ``dtype=`` argument overrides the choice: here ``torch.float64``, 64-bit floats.
 for values in ([1, 2], [1, 2.5], [True, False]):
     print(torch.tensor(values).dtype)
 print(torch.tensor([1, 2], dtype=torch.float64))
 
 # %%
-# .. check:: a single Python float makes the whole tensor the default dtype
-assert torch.tensor([1, 2.5]).dtype == torch.get_default_dtype()
+# .. check:: a single Python float makes the whole tensor the default, float32
+assert torch.tensor([1, 2.5]).dtype == torch.get_default_dtype() == torch.float32
 
 # %%
 # From NumPy arrays: copy or share
 # --------------------------------
-# :func:`torch.tensor` and :func:`torch.from_numpy` both accept a NumPy array
-# and keep its dtype: ``int32`` here, where the same numbers in a Python list
-# give ``int64``.
+# A NumPy array is also a grid of values of one type. ``np.array`` makes one from a
+# list, here of dtype ``int32``. :func:`torch.tensor` and :func:`torch.from_numpy`
+# both keep the array's ``int32``.
+#
+# They differ in memory. :func:`torch.tensor` *copies* the values, while
+# :func:`torch.from_numpy` uses the array's memory. So a write through the array or
+# the ``from_numpy`` tensor shows in both.
 array = np.array([4, 5, 6], dtype=np.int32)
-print("torch.tensor(list): ", torch.tensor([4, 5, 6]))
 print("torch.tensor(array):", torch.tensor(array))
 print("from_numpy(array):  ", torch.from_numpy(array))
-
-# %%
-# They differ in what happens next. :func:`torch.tensor` *copies* the values
-# into new memory; :func:`torch.from_numpy` uses the array's memory as the
-# tensor's :term:`storage`, so a write through either one shows in both: the
-# tensor's data pointer is the array's.
 numpy_array = np.array([1, 2])
 copied = torch.tensor(numpy_array)
 shared = torch.from_numpy(numpy_array)
-
 numpy_array[0] = 10
 print("array:", numpy_array, " copied:", copied, " shared:", shared)
-
 shared[1] = 20
 print("array after writing through the tensor:", numpy_array)
 
 # %%
-# .. check:: the shared tensor's data pointer is the array's; the copy's is not
+# .. check:: both keep the dtype; the shared tensor uses the array's memory, the copy not
+assert torch.tensor(array).dtype == torch.from_numpy(array).dtype == torch.int32
 assert shared.data_ptr() == numpy_array.ctypes.data  # one buffer, two names
 assert copied.data_ptr() != numpy_array.ctypes.data
 
 # %%
-# Sharing is what you want for large arrays you only read; copying is what
-# you want when either side will be changed independently. The page
-# :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py` goes
-# further: dtypes, tensors on a GPU and tensors that require
-# :term:`gradients <gradient>`.
-#
 # Filled with a constant or a pattern
 # -----------------------------------
-# PyTorch's *factory functions* make a new tensor from a shape or a range
-# rather than from data. :func:`torch.zeros` and :func:`torch.ones` fill it
-# with 0 or 1 and take the shape as separate numbers or as one tuple;
-# :func:`torch.full` fills it with any value and takes the shape only as a
-# tuple (or list). :func:`torch.eye` makes an identity matrix from a number
-# of rows (and, optionally, of columns).
+# *Factory functions* make a tensor from a shape or a range, not from data.
+# :func:`torch.zeros` and :func:`torch.ones` fill it with 0 or 1. They take the shape
+# as separate numbers or as a tuple. :func:`torch.full` fills it with any value, and
+# takes the shape only as a tuple or list. :func:`torch.eye` makes an identity matrix:
+# ones on the diagonal, zeros elsewhere. ``torch.int16`` is a 16-bit integer dtype.
 print(torch.ones((2, 3)))
 print(torch.zeros(2, 3, dtype=torch.int16))
 print(torch.full((2, 2), 3.5))
 print(torch.eye(3))
 
 # %%
-# .. check:: ``ones`` takes the shape either way, ``full`` only as a tuple; ``eye`` takes rows and columns
+# .. check:: ``ones`` takes either form, ``full`` only a tuple; ``eye`` is identity
 assert torch.equal(torch.ones((2, 3)), torch.ones(2, 3))
-assert torch.equal(torch.eye(3) @ torch.full((3, 2), 2.0), torch.full((3, 2), 2.0))
-assert torch.eye(2, 3).shape == (2, 3)
+assert torch.equal(torch.zeros((2, 3)), torch.zeros(2, 3))
+assert torch.equal(torch.full([2, 2], 3.5), torch.full((2, 2), 3.5))
 try:
     torch.full(2, 2, 3.5)
     raise AssertionError("torch.full took the shape as separate numbers")
 except TypeError:
     pass
+assert torch.equal(torch.eye(3) @ torch.full((3, 2), 2.0), torch.full((3, 2), 2.0))
+assert torch.eye(2, 3).shape == (2, 3)  # rows, and optionally columns
 
 # %%
-# Three functions make evenly spaced values, and they are easy to mix up. With
-# whole numbers, :func:`torch.arange` works like Python's :class:`range`: a
+# With whole numbers, :func:`torch.arange` works like Python's :class:`range`: a
 # start, an *excluded* end and a step. :func:`torch.linspace` takes a number of
-# points and includes both ends. :func:`torch.logspace` spaces the points
-# evenly on a log scale: from 10² to 10¹⁰ here.
+# points. With two or more, it includes both ends. :func:`torch.logspace` is
+# ``linspace`` in the exponent, 10² to 10¹⁰ here.
 spaced = {
     "arange(2, 10, 4)": torch.arange(2, 10, 4),
     "linspace(2, 10, 4)": torch.linspace(2, 10, 4),
@@ -142,42 +151,54 @@ for name, t in spaced.items():
     print(f"{name:20} {t}")
 
 # %%
-# On a number line the difference is plain: ``arange`` stops before 10,
-# ``linspace`` lands on it, and ``logspace`` is ``linspace`` in the exponent.
-fig, axes = plt.subplots(3, 1, figsize=(8, 3.6), layout="constrained")
-for ax, (name, t) in zip(axes, spaced.items(), strict=True):
-    ax.plot(t.numpy(), np.zeros(len(t)), "o", markersize=9, color="#0072B2")
-    ax.set_title(f"torch.{name}", loc="left", fontsize=10)
-    ax.set(yticks=[], xlim=(0, 11))
-    ax.spines[["left", "right", "top"]].set_visible(False)
-axes[2].set(xscale="log", xlim=(30, 3e10), xlabel="value (log scale)")
-plt.show()
-
-# %%
-# .. check:: ``logspace`` is ``linspace`` in the exponent
+# .. check:: ``arange`` is ``range``; ``linspace`` has both ends; ``logspace`` as said
+for args in [(2, 10, 4), (10, 2, -3), (3, 3, 1)]:
+    assert torch.arange(*args).tolist() == list(range(*args))
+assert all(torch.linspace(2, 10, n)[[0, -1]].tolist() == [2, 10] for n in (2, 3, 7))
 exponents = spaced["logspace(2, 10, 4)"].log10()
 torch.testing.assert_close(exponents, spaced["linspace(2, 10, 4)"])
 
 # %%
-# With a fractional step, rounding can let the end in, as PyTorch's
-# documentation notes: ``torch.arange(1, 1.3, 0.1)`` ends *at* 1.3. For a
-# grid of floats, use :func:`torch.linspace` and say how many points you
-# want.
+# On a number line, ``arange`` stops before 10, and ``linspace`` lands on it.
+# Matplotlib draws each tensor's values, given as a list: ``plt.subplots`` makes
+# the panels, and ``plot``, ``set_title`` and ``set`` draw and label them. The last
+# has a log scale.
+fig, axes = plt.subplots(3, 1, figsize=(8, 3.6), layout="constrained")
+for ax, (name, t) in zip(axes, spaced.items(), strict=True):
+    ax.plot(t.tolist(), [0] * len(t), "o", markersize=9, color="#0072B2")
+    ax.set_title(f"torch.{name}", loc="left", fontsize=10)
+    ax.set(yticks=[], xlim=(0, 11))
+axes[2].set(xscale="log", xlim=(30, 3e10), xlabel="value (log scale)")
+plt.show()
+
+# %%
+# With a fractional step, rounding can let the end in: ``torch.arange(1, 1.3, 0.1)``
+# ends *at* 1.3. For a grid of floats, use :func:`torch.linspace` and give the number
+# of points.
 risky = torch.arange(1, 1.3, 0.1)
 print(risky, torch.linspace(1, 1.2, 3))
 
 # %%
 # .. check:: ``torch.arange(1, 1.3, 0.1)`` lets its end in: four values, up to 1.3
 assert len(risky) == 4
+torch.testing.assert_close(risky[-1], torch.tensor(1.3))
 
 # %%
 # Random values, reproducibly
 # ---------------------------
-# :func:`torch.rand` draws uniformly from [0, 1), :func:`torch.randn`
-# from the standard normal distribution (mean 0, standard deviation 1),
-# :func:`torch.randint` whole numbers from ``low`` up to, but not including,
-# ``high``, and :func:`torch.randperm` a shuffled ``0, 1, ..., n-1``.
-# :func:`torch.manual_seed` fixes where the draws start.
+# Four functions draw random values:
+#
+# - :func:`torch.rand`: uniformly from [0, 1);
+# - :func:`torch.randn`: from the standard normal distribution, of mean 0 and standard
+#   deviation 1;
+# - :func:`torch.randint`: whole numbers from ``low`` up to, not including, ``high``,
+#   in a shape given as a tuple;
+# - :func:`torch.randperm`: ``0, 1, ..., n-1`` shuffled.
+#
+# ``min``, ``mean`` and ``std``, the standard deviation, summarise the draws below.
+# They come from a *random-number generator*, an algorithm whose output looks random
+# but follows from its state. :func:`torch.manual_seed` sets that state from a
+# :term:`seed`, so the draws after it repeat on every run.
 torch.manual_seed(0)
 uniform = torch.rand(10_000)
 normal = torch.randn(10_000)
@@ -187,7 +208,7 @@ print("randint(0, 10, (5,)):", torch.randint(0, 10, (5,)))
 print("randperm(6):         ", torch.randperm(6))
 
 # %%
-# .. check:: each function draws from its range, ``randn`` with mean 0 and standard deviation 1
+# .. check:: each function draws from its range, ``randn`` with mean 0 and sd 1
 assert uniform.min() >= 0
 assert uniform.max() < 1
 assert abs(normal.mean()) < 0.05
@@ -200,56 +221,57 @@ assert draws.max() == 9
 assert torch.equal(shuffled.sort().values, torch.arange(6))
 
 # %%
-# The histograms show the two shapes: flat between 0 and 1, and the bell
-# curve centred on 0, with the standard normal density drawn over it.
+# The histograms show the two shapes: flat between 0 and 1, and a bell curve around 0.
+# ``hist`` draws a histogram whose area is 1. The black curve is the
+# standard normal density, e^(-x²/2) / √(2π), computed with Python's ``math.exp``,
+# ``math.sqrt`` and ``math.pi``.
 fig, (ax_u, ax_n) = plt.subplots(1, 2, figsize=(9, 3), layout="constrained")
-ax_u.hist(uniform.numpy(), bins=40, density=True, color="#56B4E9")
+ax_u.hist(uniform.tolist(), bins=40, density=True, color="#56B4E9")
 ax_u.set(title="torch.rand(10_000)", xlabel="value", ylabel="density")
-ax_n.hist(normal.numpy(), bins=40, density=True, color="#E69F00")
-grid = torch.linspace(-4, 4, 200)
-density = torch.exp(-(grid**2) / 2) / (2 * torch.pi) ** 0.5
-ax_n.plot(grid, density, color="black", label="standard normal density")
+ax_n.hist(normal.tolist(), bins=40, density=True, color="#E69F00")
+grid = torch.linspace(-4, 4, 200).tolist()
+density = [math.exp(-(x**2) / 2) / math.sqrt(2 * math.pi) for x in grid]
+ax_n.plot(grid, density, color="black")
 ax_n.set(title="torch.randn(10_000)", xlabel="value")
-ax_n.legend(loc="upper right", fontsize=8)
 plt.show()
 
 # %%
-# The same seed gives the same numbers again, on every run, with one PyTorch
-# version on one machine. Seed 1 gives these six:
+# .. check:: the uniform draws are flat: each tenth of [0, 1) holds about 10 %
+tenths = torch.histc(uniform, bins=10, min=0, max=1)
+assert ((tenths / len(uniform) - 0.1).abs() < 0.01).all()
+
+# %%
+# The same seed gives the same numbers again, with one PyTorch version on one machine.
+# Seed 1 gives the six numbers printed first.
+#
+# :func:`torch.manual_seed` seeds PyTorch's default generators, the CPU's and each
+# GPU's. A :class:`torch.Generator` is one of your own. Its ``manual_seed`` seeds it
+# and returns it, and ``generator=`` draws from it. Seeded with 1, it gives the same
+# six numbers, and the default generator is left as it was.
 #
 # .. detail:: Across releases and machines
 #
-#    PyTorch's documentation on reproducibility does not promise the same
-#    numbers across releases or platforms, nor between the CPU and a GPU. Even
-#    two CPUs can differ: on one without AVX2 (a set of vector instructions),
-#    :func:`torch.randn` takes another code path, whose numbers differ in the
-#    last digits.
+#    PyTorch does not promise the same numbers across releases or platforms, nor
+#    between the CPU and a GPU. Even two CPUs can differ. On a CPU without AVX2, a set
+#    of vector instructions, :func:`torch.randn` takes another path. Its numbers then
+#    differ in the last digits.
 torch.manual_seed(1)
 first = torch.rand(6)
 torch.manual_seed(1)
 again = torch.rand(6)
 print(first)
-
-# %%
-# .. check:: seed 1 gives the same six numbers again, the ones printed
-assert torch.equal(first, again)
-seed_1 = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
-torch.testing.assert_close(first, seed_1, atol=5e-5, rtol=0)
-
-# %%
-# :func:`torch.manual_seed` seeds the default generators (the CPU's, and
-# those of any GPUs) that every function above draws from. A
-# :class:`torch.Generator` is a stream of your own: seeded with 1, it gives
-# the same six numbers, and drawing from it leaves the default stream where
-# it was.
 generator = torch.Generator().manual_seed(1)
 own = torch.rand(6, generator=generator)
 print(own)
 
 # %%
-# .. check:: the generator gives seed 1's six numbers and leaves the default stream as it was
+# .. check:: seed 1 repeats; your own generator seeded 1 matches, default untouched
+assert torch.equal(first, again)
+seed_1 = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
+torch.testing.assert_close(first, seed_1, atol=5e-5, rtol=0)
 assert torch.equal(own, first)
-
+assert torch.initial_seed() == 1  # manual_seed(1) seeded the CPU's generator...
+assert not torch.cuda.is_available() or torch.cuda.initial_seed() == 1  # each GPU's
 with torch.random.fork_rng(devices=[]):  # restores the default generator afterwards
     torch.manual_seed(5)
     expected = torch.rand(3)
@@ -260,42 +282,44 @@ with torch.random.fork_rng(devices=[]):  # restores the default generator afterw
 # %%
 # Uninitialised, and shaped like another tensor
 # ---------------------------------------------
-# By default, :func:`torch.empty` only reserves memory: its values are
-# whatever that memory held before, so never read them before writing. That
-# is why this page prints only its shape. It saves the time of filling a
-# tensor you are about to overwrite anyway.
+# By default, :func:`torch.empty` only reserves memory, which saves filling it. Its
+# values are whatever that memory held, so write before you read.
+# :meth:`~torch.Tensor.fill_` writes 1.5 into every element. A trailing underscore
+# marks a method that changes its tensor in place.
 #
 # .. detail:: Deterministic mode
 #
-#    With :func:`torch.use_deterministic_algorithms` switched on, PyTorch by
-#    default fills it after all, with NaN or the largest integer, so that runs
-#    repeat.
+#    With :func:`torch.use_deterministic_algorithms` on, PyTorch by default fills the
+#    tensor after all, so that runs repeat. It uses NaN, or for an integer dtype its
+#    largest value.
 buffer = torch.empty(2, 3)
 print(buffer.shape, buffer.dtype)
 buffer.fill_(1.5)
 print(buffer)
 
 # %%
-# .. check:: with deterministic algorithms on, ``empty`` fills with NaN or the largest integer
+# .. check:: ``fill_`` works in place; deterministic mode fills ``empty``
 torch.use_deterministic_algorithms(True)
 assert torch.empty(3).isnan().all()
 assert (torch.empty(3, dtype=torch.int32) == torch.iinfo(torch.int32).max).all()
 torch.use_deterministic_algorithms(False)
+filled = torch.zeros(2)
+assert filled.fill_(1.5) is filled  # in place
+assert filled.tolist() == [1.5, 1.5]
 
 # %%
-# The ``*_like`` functions (:func:`torch.zeros_like`, :func:`torch.ones_like`,
-# :func:`torch.full_like`, :func:`torch.rand_like`, :func:`torch.randn_like`,
-# :func:`torch.empty_like`) take the shape, dtype and device of a tensor you
-# already have. ``dtype=`` and ``device=`` override the last two; the shape
-# always comes from the tensor (for another shape, call :func:`torch.zeros`
-# and the like). The dtype they take can be a trap: :func:`torch.rand_like`
-# of an integer tensor fails, because uniform numbers in [0, 1) need a
-# floating-point dtype; pass one with ``dtype=``.
+# :func:`torch.zeros_like` makes zeros with the shape, dtype and device of another
+# tensor. ``ones_like``, ``full_like``, ``rand_like``, ``randn_like`` and
+# ``empty_like`` work alike. ``dtype=`` and ``device=`` override the last two, but the
+# shape always comes from the tensor.
+#
+# The dtype can be a trap. ``torch.int8`` is an 8-bit integer dtype, and
+# :func:`torch.rand_like` of an integer tensor raises an
+# error, since numbers in [0, 1) need a floating-point dtype. Pass one with
+# ``dtype=``.
 template = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype=torch.float64)
 like = {
     "zeros_like": torch.zeros_like(template),
-    "ones_like": torch.ones_like(template),
-    "full_like": torch.full_like(template, 7),
     "rand_like": torch.rand_like(template),
     "ones_like int8": torch.ones_like(template, dtype=torch.int8),
 }
@@ -304,128 +328,72 @@ for name, t in like.items():
 counts = torch.tensor([1, 2])
 try:
     torch.rand_like(counts)
-except (NotImplementedError, RuntimeError) as error:  # which one: by version
+except (NotImplementedError, RuntimeError) as error:  # the class depends on the version
     print(f"{type(error).__name__}: {error}")
-else:
-    raise AssertionError("torch.rand_like(counts) did not raise")
 print(torch.rand_like(counts, dtype=torch.float32).dtype)
 
 # %%
-# .. check:: the ``*_like`` functions take the tensor's device, and never a shape
+# .. check:: ``*_like`` takes the device, never a shape; ``rand_like`` needs floats
 on_meta = template.to("meta")  # shapes and dtypes, no data; every build has it
 for make in [torch.zeros_like, torch.ones_like, torch.rand_like, torch.empty_like]:
     assert make(on_meta).device.type == "meta"
+assert torch.randn_like(template).dtype == torch.full_like(template, 7).dtype
 try:
     torch.zeros_like(template, size=(4,))
     raise AssertionError("zeros_like accepted a shape")
 except TypeError:
     pass
+try:
+    torch.rand_like(counts)
+    raise AssertionError("torch.rand_like(counts) did not raise")
+except (NotImplementedError, RuntimeError):
+    pass
 
 # %%
 # Directly on a device
 # --------------------
-# A tensor lives on one device: the CPU or a GPU. PyTorch's usual idiom picks a
-# CUDA GPU when there is one: :func:`torch.cuda.is_available` is true when this
-# PyTorch was built with CUDA (NVIDIA's GPU platform) and finds a GPU. Apple's
-# GPUs are reached through the MPS backend instead (Metal Performance Shaders),
-# tested with :func:`torch.backends.mps.is_available` and named ``"mps"``.
+# A tensor lives on one device, the CPU or a GPU. Its ``.device`` is a
+# :class:`torch.device`. :func:`torch.cuda.is_available` is ``True`` when PyTorch can
+# use a GPU it was built for: NVIDIA's, or AMD's in a ROCm build. The device name
+# ``"cuda"`` means such a GPU. The first line below is the usual way to choose. The
+# first cell's ``pick_device()`` also finds Apple's GPUs:
+# :ref:`sphx_glr_auto_examples_tensors_plot_51_choosing_a_device.py` shows how, and
+# what a missing GPU does.
 #
-# .. detail:: ROCm builds
-#
-#    A PyTorch built for ROCm (AMD's GPU platform) reuses the same
-#    :mod:`torch.cuda` functions and the device name ``"cuda"`` for AMD GPUs.
+# Every factory function above takes ``device=`` and makes the tensor there.
+# :meth:`~torch.Tensor.to` puts a tensor you already have on a device. It copies the
+# tensor only if it is elsewhere or has another dtype.
 by_hand = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-if by_hand.type == "cpu" and torch.backends.mps.is_available():
-    by_hand = torch.device("mps")  # Apple's GPU
-print("CUDA:", torch.cuda.is_available(), " MPS:", torch.backends.mps.is_available())
-print("chosen:", by_hand)
-
-# %%
-# .. check:: ``torch.cuda`` finds a GPU only in a CUDA or a ROCm build
-if torch.cuda.is_available():  # a CUDA or a ROCm build
-    assert torch.version.cuda is not None or torch.version.hip is not None
-
-# %%
-# Every factory function above takes ``device=``. Creating a tensor where it
-# will be used avoids making it on the CPU and copying it over with
-# :meth:`~torch.Tensor.to`: on a GPU, ``torch.zeros(2, 3, device=by_hand)``
-# fills GPU memory directly, while ``.to(by_hand)`` fills CPU memory first
-# and then copies it across. A tensor names its device with an index
-# (``cuda:0``) even when you asked for plain ``"cuda"`` (the current GPU).
+print("chosen:", by_hand, "  pick_device():", device)
 on_device = torch.zeros(2, 3, device=by_hand)
 moved = torch.zeros(2, 3).to(by_hand)
-print(on_device.device, moved.device, torch.equal(on_device, moved))
-if by_hand.type == "cpu":
-    print("This machine has no GPU: both tensors are on the CPU.")
+print(on_device.device, moved.device)
 
 # %%
-# .. check:: every factory function takes ``device=``; a GPU tensor's device has an index
-if by_hand.type != "cpu":
-    assert by_hand.index is None  # asked for plain "cuda" (or "mps")
-    assert on_device.device.index is not None  # got "cuda:0" (or "mps:0")
+# .. check:: factories take ``device=``; ``.to`` copies only to move; ``pick_device`` agrees
 assert on_device.device.type == moved.device.type == by_hand.type
+assert moved.to(by_hand) is moved
+assert moved.to(torch.float64) is not moved  # another dtype: a copy
+assert torch.zeros(1).to("meta").device.type == "meta"
 makers = [torch.zeros, torch.ones, torch.empty, torch.rand, torch.randn, torch.eye]
 made = [make(3, device="meta") for make in [*makers, torch.arange, torch.randperm]]
 made += [torch.full((2,), 3.5, device="meta"), torch.randint(0, 9, (2,), device="meta")]
 made += [torch.linspace(0, 1, 3, device="meta"), torch.logspace(0, 1, 3, device="meta")]
 made += [torch.zeros_like(template, device="meta"), torch.tensor([1.0], device="meta")]
 assert all(t.device.type == "meta" for t in made)
-
-# %%
-# The first cell of every page makes this choice with
-# :func:`~tutorial_utils.devices.pick_device`. Called with no argument, it
-# returns the first device of the accelerator PyTorch reports, with its index
-# (``cuda:0``, ``mps:0``), or else the CPU. It asks
-# :mod:`torch.accelerator` (PyTorch 2.6 and newer), which also knows other
-# accelerators such as Intel's XPU, and falls back on the two tests above.
-print("pick_device():", device, "  by hand:", by_hand)
-
-# %%
-# .. check:: ``pick_device()`` finds the CUDA or MPS device that the two tests find
-assert by_hand.type == "cpu" or device.type == by_hand.type
-# A machine whose accelerator is neither CUDA nor MPS (Intel XPU, ...) is
-# found by pick_device but not by the two tests above.
-
-# %%
-# ``torch.device("cuda")`` is only a name: making it never fails, even
-# without a GPU. The error comes when a tensor is put there, and its message
-# depends on how PyTorch was built (:ref:`the error atlas
-# <error-not-compiled-with-cuda>` explains the one from a build without CUDA).
-# Given a name, :func:`~tutorial_utils.devices.pick_device` checks at once,
-# and lists the devices there are:
-try:
-    print("made on cuda:", torch.zeros(1, device="cuda").device)
-except (AssertionError, RuntimeError) as error:
-    print(f"{type(error).__name__}: {error}")
-else:
-    assert torch.cuda.is_available(), "a tensor went to a CUDA device that is not there"
-present = {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
-for wanted in ("cuda", "mps"):
-    try:
-        print(f"{wanted}: available as {pick_device(wanted)}")
-    except ValueError as error:
-        print(f"{wanted}: {error}")
-    else:
-        assert present[wanted], f"pick_device found a {wanted} device that is not there"
+assert by_hand.type == "cpu" or device.type == by_hand.type  # pick_device agrees
+assert device.type == "mps" or not torch.backends.mps.is_available()  # finds MPS
 
 # %%
 # Summary
 # -------
-# - :func:`torch.tensor` copies lists and arrays; the nesting depth is the
-#   rank, and the values choose the dtype unless ``dtype=`` does.
-# - :func:`torch.from_numpy` shares the array's memory: writes show both ways.
-# - ``zeros``, ``ones``, ``full``, ``empty``, ``rand``, ``randn`` and
-#   ``randint`` take a shape; ``eye``, ``arange``, ``linspace``, ``logspace``
-#   and ``randperm`` make patterns and ranges; the ``*_like`` versions copy a
-#   tensor's shape, dtype and device.
-# - :func:`torch.manual_seed` makes random numbers repeat (same PyTorch,
-#   same machine); a :class:`torch.Generator` keeps a stream of your own.
-# - ``torch.device("cuda" if torch.cuda.is_available() else "cpu")`` picks a
-#   device, ``device=`` creates a tensor there, and
-#   :func:`~tutorial_utils.devices.pick_device` wraps the choice. The helpers
-#   this page imports are documented in :doc:`/api`.
+# - :func:`torch.tensor` copies a list or an array. :func:`torch.from_numpy` shares an
+#   array's memory.
+# - Factory functions make a tensor from a shape or a range.
+# - :func:`torch.manual_seed` makes random draws repeat.
+# - The ``*_like`` functions copy a tensor's shape, dtype and device.
+# - ``device=`` makes a tensor on a device, and ``.to`` moves one there.
 #
-# Next: :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py` shows
-# what each dtype can hold and what happens when two dtypes meet.
-#
-# Exercises for this page: :ref:`exercises-tensors-01`.
+# Next: :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py` shows what each
+# dtype can hold. The site's helpers are documented in :doc:`/api`. Exercises for this
+# page: :ref:`exercises-tensors-01`.

@@ -2,17 +2,23 @@
 Splitting and joining
 =====================
 
-Cut a :term:`tensor` into pieces with ``chunk``, ``split``, ``tensor_split``
-and ``unbind``, and put tensors together with ``cat`` and ``stack``. After
-this page you can predict the :term:`shape` of every piece and every result,
-including when the sizes do not divide and when the shapes do not match.
+After this page you can cut a :term:`tensor` into pieces with ``chunk``,
+``split`` and ``unbind``. You can join tensors with ``cat`` and ``stack``.
+You can predict the :term:`shape` of every piece and every result, and tell
+which shapes refuse to join.
+
+**Before this page:** making tensors in
+:ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py`, type
+promotion in :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`, and
+slices and views in
+:ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`.
 """
 
 # %%
-# Every page starts by saying what computed it. The tensors on this page hold
-# a handful of numbers each, so it runs on the CPU whatever the machine has.
-import math
-
+# Every page starts by saying what computed it. The tensors here are small, so
+# the page uses the CPU. ``draw_split`` and ``draw_join`` are the site's own
+# drawing helpers, from ``tutorial_utils``. ``plt.show()`` shows what they
+# draw.
 import matplotlib.pyplot as plt
 import torch
 
@@ -24,9 +30,10 @@ print(environment_summary("cpu"))
 # %%
 # A number of pieces: ``chunk``
 # -----------------------------
-# :func:`torch.chunk` cuts a tensor into at most a given number of pieces
-# along one :term:`dimension`, ``dim=0`` unless you name another. Six seeded
-# uniform numbers, cut into three pieces:
+# :func:`torch.chunk` cuts a tensor into pieces along one :term:`dimension`.
+# You give it the number of pieces you want. The dimension is ``dim=0``
+# unless you name another. It returns the pieces as a tuple of tensors. Here
+# six seeded random numbers are cut into three pieces:
 torch.manual_seed(1)
 t = torch.rand(6)
 print(t)
@@ -40,15 +47,12 @@ expected = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
 torch.testing.assert_close(t, expected, atol=5e-5, rtol=0)
 
 # %%
-# In pictures: each colour is one piece. The elements keep their order, and
-# piece ``i`` takes the ``i``-th run of two, so putting the pieces back one
-# after the other gives ``t`` again.
-draw_split(
-    t,
-    pieces,
-    "torch.chunk(t, 3)",
-    titles=["t", "pieces[0]", "pieces[1]", "pieces[2]"],
-)
+# ``draw_split`` draws the cut: each colour is one piece. The elements keep
+# their order: ``pieces[0]`` takes the first two elements, ``pieces[1]`` the
+# next two, and so on. Put back one after the other, the pieces give ``t``
+# again.
+names = ["t", "pieces[0]", "pieces[1]", "pieces[2]"]
+draw_split(t, pieces, "torch.chunk(t, 3)", titles=names)
 plt.show()
 
 # %%
@@ -56,12 +60,29 @@ plt.show()
 assert torch.equal(torch.cat(pieces), t)
 
 # %%
+# The length need not be a multiple of the number of pieces. When it is
+# not, the last piece may be shorter, or there may be fewer pieces than you
+# asked for. The in-depth page
+# :ref:`sphx_glr_auto_examples_tensors_plot_56_uneven_splits.py` gives the rule.
+
+# %%
+# .. check:: an uneven length gives a shorter last piece or fewer pieces
+assert [len(p) for p in torch.chunk(torch.arange(5), 3)] == [2, 2, 1]
+assert len(torch.chunk(torch.arange(6), 4)) == 3
+for length in range(1, 13):
+    for count in range(1, 9):
+        sizes = [len(p) for p in torch.chunk(torch.arange(length), count)]
+        assert sum(sizes) == length
+        if length % count:
+            assert len(sizes) < count or sizes[-1] < sizes[0]
+
+# %%
 # Pieces of a given size: ``split``
 # ---------------------------------
 # :func:`torch.split` takes the size of the pieces instead of their number.
-# A list gives each piece its own size; the sizes must add up to the length
-# along ``dim``. The same seed gives the same first five numbers, cut into
-# three and two:
+# A list gives each piece its own size. The sizes must add up to the length
+# along ``dim``. Seeded again with 1, ``torch.rand(5)`` gives the first five
+# of the numbers above. Here they are cut into three and two:
 torch.manual_seed(1)
 t5 = torch.rand(5)
 print(t5)
@@ -70,7 +91,7 @@ by_list = torch.split(t5, [3, 2])
 print(by_list)
 
 # %%
-# .. check:: the same seed gives the same first five numbers, cut into three and two
+# .. check:: seed 1 gives the same first five numbers, cut into 3 and 2
 assert torch.equal(t5, t[:5])
 assert torch.equal(by_list[0], t5[:3])
 assert torch.equal(by_list[1], t5[3:])
@@ -80,9 +101,11 @@ draw_split(t5, by_list, "torch.split(t5, [3, 2])", titles=["t5", "first", "secon
 plt.show()
 
 # %%
-# One number is the size of every piece but the last, which gets what is
-# left and may be shorter. A list of sizes that does not add up to the length
-# is refused with a :class:`RuntimeError`:
+# A single number is the size of every piece but the last. The last piece gets
+# what is left, so it may be shorter. A tensor of rank 1 is called 1-D, and one
+# of rank 0 is 0-d. For a 1-D tensor, ``len`` gives the number of elements. A
+# list of sizes that does not add up to the length raises a
+# :class:`RuntimeError`:
 by_size = torch.split(t5, 2)
 print("split(t5, 2) sizes:", [len(piece) for piece in by_size])
 
@@ -90,147 +113,28 @@ try:
     torch.split(t5, [3, 3])
 except RuntimeError as error:
     print(error)
-else:
-    raise AssertionError("torch.split(t5, [3, 3]) did not raise")
 
 # %%
-# .. check:: every piece but the last has the size asked for; sizes that don't add up raise
-for length in range(1, 13):  # every piece but the last has the size asked for
+# .. check:: every piece but the last has the size asked for; bad sizes raise
+for length in range(1, 13):
     for size in range(1, 8):
         sizes = [len(piece) for piece in torch.split(torch.arange(length), size)]
         assert sizes[:-1] == [size] * (len(sizes) - 1)
         assert 0 < sizes[-1] <= size
-refused = False
 try:
     torch.split(t5, [3, 3])
-except RuntimeError:
-    refused = True
-else:
     raise AssertionError("torch.split(t5, [3, 3]) did not raise")
-assert refused
-
-# %%
-# When the length does not divide
-# -------------------------------
-# :func:`torch.chunk` does not need the length to be divisible by the number
-# of pieces. It makes pieces of ``ceil(length / chunks)`` elements and the
-# last one gets what is left, so it can return *fewer* pieces than you asked
-# for. :func:`torch.tensor_split` always returns exactly as many, their sizes
-# differing by at most one, the longer ones first.
-#
-# .. detail:: More pieces than elements
-#
-#    Asked for more pieces than there are elements,
-#    :func:`torch.tensor_split` still returns as many: the last ones are empty.
-for length, count in [(6, 3), (5, 3), (6, 4)]:
-    numbers = torch.arange(length)
-    chunk_sizes = [len(piece) for piece in torch.chunk(numbers, count)]
-    split_sizes = [len(piece) for piece in torch.tensor_split(numbers, count)]
-    print(f"{length} into {count}:  chunk {chunk_sizes!s:13}tensor_split {split_sizes}")
-
-# %%
-# .. check:: ``chunk`` cuts ``ceil(length / chunks)``; ``tensor_split`` gives as many, longer first
-for length in range(1, 13):
-    for count in range(1, 9):
-        numbers = torch.arange(length)
-        size = math.ceil(length / count)
-        sizes = [len(piece) for piece in torch.chunk(numbers, count)]
-        assert sizes == [min(size, length - i) for i in range(0, length, size)]
-        sizes = [len(piece) for piece in torch.tensor_split(numbers, count)]
-        assert len(sizes) == count
-        assert sizes == sorted(sizes, reverse=True)
-        assert sizes[0] - sizes[-1] <= 1
-
-# %%
-# Six into four, side by side: ``chunk`` makes three pieces of two,
-# ``tensor_split`` four pieces of two, two, one and one.
-six = torch.arange(6)
-draw_split(six, torch.chunk(six, 4), "torch.chunk(six, 4)")
-plt.show()
-draw_split(six, torch.tensor_split(six, 4), "torch.tensor_split(six, 4)")
-plt.show()
-
-# %%
-# :func:`torch.tensor_split` also takes the indices to cut *before*, like
-# Python's slices: ``[1, 4]`` gives ``six[:1]``, ``six[1:4]`` and ``six[4:]``.
-cut = torch.tensor_split(six, [1, 4])
-print(cut)
-
-# %%
-# .. check:: ``[1, 4]`` gives ``six[:1]``, ``six[1:4]`` and ``six[4:]``
-for piece, sliced in zip(cut, [six[:1], six[1:4], six[4:]], strict=True):
-    assert torch.equal(piece, sliced)
-
-# %%
-# The pieces are views
-# --------------------
-# None of these four functions copies values: each piece is a :term:`view`
-# that reads the original tensor's memory (its :term:`storage`). Writing into
-# a piece writes into the original. The next page,
-# :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`, shows
-# how views work.
-numbers = torch.arange(6)
-left, right = torch.chunk(numbers, 2)
-right[0] = 100
-print(numbers)
-print(
-    "right reads the memory of numbers:",
-    right.untyped_storage().data_ptr() == numbers.untyped_storage().data_ptr(),
-)
-
-# %%
-# .. check:: the pieces of all four functions read the original's memory
-assert numbers[3] == 100
-base = numbers.untyped_storage().data_ptr()
-for pieces_of_numbers in (
-    torch.chunk(numbers, 2),
-    torch.split(numbers, [4, 2]),
-    torch.tensor_split(numbers, 4),
-    torch.unbind(numbers.view(2, 3), 1),
-):
-    assert all(p.untyped_storage().data_ptr() == base for p in pieces_of_numbers)
-
-# %%
-# There is one exception. Autograd records the operations on a tensor made
-# with ``requires_grad=True`` to compute :term:`gradients <gradient>` (see
-# :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`).
-# Outside :class:`torch.no_grad`, it refuses in-place writes into the pieces
-# that ``chunk``, ``split`` and ``unbind`` cut from such a tensor, or from
-# one computed from it:
-weights = torch.zeros(4, requires_grad=True)
-try:
-    torch.chunk(weights, 2)[1].add_(1)
-except RuntimeError as error:
-    print(error)
-else:
-    raise AssertionError("torch.chunk(weights, 2)[1].add_(1) did not raise")
-
-# %%
-# .. check:: ``chunk``, ``split`` and ``unbind`` pieces refuse in-place writes, except under ``no_grad``
-for cut_up in (
-    lambda t: torch.chunk(t, 2),
-    lambda t: torch.split(t, [3, 1]),
-    lambda t: torch.unbind(t.view(2, 2)),
-):
-    for tracked in (torch.zeros(4, requires_grad=True), weights * 2):
-        message = ""
-        try:
-            cut_up(tracked)[1].add_(1)
-        except RuntimeError as error:
-            message = str(error)
-        else:
-            raise AssertionError("cut_up(tracked)[1].add_(1) did not raise")
-        assert "returns multiple views" in message
-    with torch.no_grad():
-        cut_up(weights)[1].add_(1)
-assert weights.tolist() == [0, 0, 2, 3]  # chunk: [2:], split: [3:], unbind: [2:]
+except RuntimeError:
+    pass
 
 # %%
 # Taking a dimension apart: ``unbind``
 # ------------------------------------
-# :func:`torch.unbind` cuts a tensor into all its slices along a dimension
-# and *removes* that dimension: the rows of a matrix with ``dim=0``, its
-# columns with ``dim=1``.
+# :func:`torch.unbind` cuts a tensor into all its slices along a dimension.
+# Like ``chunk`` and ``split``, it returns them as a tuple of tensors. It
+# also *removes* that dimension. With ``dim=0`` you get the rows of a matrix;
+# with ``dim=1``, its columns. Here ``reshape(2, 3)`` arranges the
+# numbers 0 to 5 in two rows of three. The next page explains ``reshape``.
 m = torch.arange(6).reshape(2, 3)
 rows = torch.unbind(m, dim=0)
 columns = torch.unbind(m, dim=1)
@@ -239,28 +143,87 @@ print("columns:", [tuple(column.shape) for column in columns])
 print(columns)
 
 # %%
-# .. check:: with ``dim=1`` the slices are the columns
+# .. check:: with ``dim=1`` the slices are the columns, without that dimension
 for j, column in enumerate(columns):
     assert torch.equal(column, m[:, j])
+assert all(row.dim() == m.dim() - 1 for row in rows + columns)
 
 # %%
+# .. check:: ``chunk``, ``split`` and ``unbind`` each return a tuple of tensors
+results = (pieces, by_list, by_size, rows, columns)
+assert all(type(r) is tuple and all(map(torch.is_tensor, r)) for r in results)
+
+# %%
+# ``stacked=True`` tells ``draw_split`` that the pieces lost dimension 1.
 draw_split(m, columns, "torch.unbind(m, dim=1)", dim=1, stacked=True)
 plt.show()
 
 # %%
+# The pieces are views
+# --------------------
+# None of ``chunk``, ``split`` and ``unbind`` copies values. Each piece is a
+# :term:`view`: it reads the original tensor's memory, its :term:`storage`.
+# So writing into a piece writes into the original:
+numbers = torch.arange(6)
+left, right = torch.chunk(numbers, 2)
+right[0] = 100
+print(numbers)
+
+# %%
+# .. check:: the pieces of ``chunk``, ``split`` and ``unbind`` read the original's memory
+assert numbers[3] == 100
+base = numbers.untyped_storage().data_ptr()
+cuts = [torch.chunk(numbers, 2), torch.split(numbers, [4, 2])]
+cuts += [torch.tensor_split(numbers, 4), torch.unbind(numbers.view(2, 3), 1)]
+for pieces_of_numbers in cuts:
+    assert all(p.untyped_storage().data_ptr() == base for p in pieces_of_numbers)
+
+# %%
+# .. detail:: Pieces of a tensor that needs gradients
+#
+#    Autograd, taught in the gradients section, tracks a tensor made with
+#    ``requires_grad=True`` and the tensors computed from it. It refuses
+#    in-place writes into the pieces that ``chunk``, ``split`` and ``unbind``
+#    cut from a tracked tensor, unless ``torch.no_grad()`` pauses it. The
+#    pieces that ``tensor_split`` cuts from a computed tensor take the writes.
+
+# %%
+# .. check:: ``chunk``, ``split``, ``unbind`` pieces refuse writes, except under ``no_grad``
+weights = torch.zeros(4, requires_grad=True)
+for cut_up in (
+    lambda x: torch.chunk(x, 2),
+    lambda x: torch.split(x, [3, 1]),
+    lambda x: torch.unbind(x.view(2, 2)),
+):
+    for tracked in (torch.zeros(4, requires_grad=True), weights * 2):
+        message = ""
+        try:
+            cut_up(tracked)[1].add_(1)
+        except RuntimeError as error:
+            message = str(error)
+        assert "returns multiple views" in message, message
+    with torch.no_grad():
+        cut_up(weights)[1].add_(1)
+assert weights.tolist() == [0, 0, 2, 3]  # chunk: [2:], split: [3:], unbind: [2:]
+torch.tensor_split(weights * 2, 2)[1].add_(1)  # a computed tensor's piece: no error
+
+# %%
 # Along a dimension it has: ``cat``
 # ---------------------------------
-# :func:`torch.cat` puts tensors one after the other along an existing
-# dimension; their sizes along it add up. NumPy's name for the argument,
-# ``axis=``, is accepted too.
+# :func:`torch.cat` joins tensors one after the other along a dimension they
+# already have. Their sizes along it add up. NumPy's name for the argument,
+# ``axis=``, works too. Unlike the pieces above, the result is a new tensor.
 A = torch.ones(3)
 B = torch.zeros(2)
 C = torch.cat([A, B], dim=0)
 print(C)
 
 # %%
-# .. check:: ``axis=`` is accepted too
+# .. check:: ``axis=`` works too, and the result shares no memory with the inputs
 assert torch.equal(torch.cat([A, B], axis=0), C)
+joined_storage = C.untyped_storage().data_ptr()
+assert joined_storage not in {x.untyped_storage().data_ptr() for x in (A, B)}
+assert torch.cat([A]).untyped_storage().data_ptr() != A.untyped_storage().data_ptr()
 
 # %%
 draw_join([A, B], C, "torch.cat([A, B], dim=0)", titles=["A", "B", "C"])
@@ -269,167 +232,166 @@ plt.show()
 # %%
 # Along a new dimension: ``stack``
 # --------------------------------
-# :func:`torch.stack` puts tensors of the *same* shape side by side along a
-# new dimension. With ``dim=1`` the two vectors become the two columns of
-# the result:
+# :func:`torch.stack` joins tensors of the *same* shape along a new
+# dimension. It too returns a new tensor. With ``dim=1``, the two vectors
+# become the two columns of the result:
 A = torch.ones(3)
 B = torch.zeros(3)
 S = torch.stack([A, B], dim=1)
 print(S)
 
 # %%
-# .. check:: the two vectors are the two columns of the result
+# .. check:: the two vectors are the columns of a new tensor
 assert torch.equal(S[:, 0], A)
 assert torch.equal(S[:, 1], B)
+stacked_storage = S.untyped_storage().data_ptr()
+assert stacked_storage not in {x.untyped_storage().data_ptr() for x in (A, B)}
 
 # %%
-draw_join(
-    [A, B],
-    S,
-    "torch.stack([A, B], dim=1)",
-    dim=1,
-    stacked=True,
-    titles=["A", "B", "S"],
-)
+label = "torch.stack([A, B], dim=1)"
+draw_join([A, B], S, label, dim=1, stacked=True, titles=["A", "B", "S"])
 plt.show()
 
 # %%
 # ``cat`` or ``stack``: the shapes
 # --------------------------------
-# Two tensors of shape ``(2, 3)`` show the rule. ``cat`` keeps the
-# :term:`rank` and adds the sizes along ``dim``; ``stack`` inserts a new
-# dimension at position ``dim`` whose size is the number of tensors, here 2.
+# Two tensors of shape ``(2, 3)`` show the rule:
+#
+# - ``cat`` keeps the :term:`rank` and adds the sizes along ``dim``.
+# - ``stack`` inserts a new dimension at position ``dim``. Its size is the
+#   number of tensors, here 2.
 first = torch.arange(6).reshape(2, 3)
 second = first + 6
-joined = {
-    "cat, dim=0": torch.cat([first, second], dim=0),
-    "cat, dim=1": torch.cat([first, second], dim=1),
-    "stack, dim=0": torch.stack([first, second], dim=0),
-    "stack, dim=1": torch.stack([first, second], dim=1),
-    "stack, dim=2": torch.stack([first, second], dim=2),
-}
+joined = {f"cat, dim={d}": torch.cat([first, second], dim=d) for d in range(2)}
+joined |= {f"stack, dim={d}": torch.stack([first, second], dim=d) for d in range(3)}
 for name, result in joined.items():
     print(f"{name:13} shape {tuple(result.shape)}")
 
 # %%
-# .. check:: ``cat`` adds the sizes along ``dim``
+# .. check:: ``cat`` adds the sizes along ``dim``; ``stack`` inserts a dimension
 for dim in range(2):
     shape = list(first.shape)
     shape[dim] += second.shape[dim]
     assert joined[f"cat, dim={dim}"].shape == tuple(shape)
-
-# %%
-# So ``stack`` is ``cat`` after giving every tensor a new dimension of size
-# 1 with :meth:`~torch.Tensor.unsqueeze`:
 for dim in range(3):
-    unsqueezed = [first.unsqueeze(dim), second.unsqueeze(dim)]
-    assert torch.equal(torch.stack([first, second], dim), torch.cat(unsqueezed, dim))
-print("stack(tensors, dim) == cat([t.unsqueeze(dim) for t in tensors], dim)")
+    shape = list(first.shape)
+    shape.insert(dim, 2)
+    assert joined[f"stack, dim={dim}"].shape == tuple(shape)
 
 # %%
-# In pictures, ``cat`` along the columns puts the two matrices side by side,
-# and ``stack`` along ``dim=0`` puts them one behind the other: ``[0]`` is
+# :meth:`~torch.Tensor.unsqueeze` gives a tensor a new dimension of size 1
+# at position ``dim``. So ``stack`` is ``cat`` of unsqueezed tensors:
+unsqueezed = [first.unsqueeze(0), second.unsqueeze(0)]
+print("unsqueezed shape:", tuple(unsqueezed[0].shape))
+print(torch.equal(torch.cat(unsqueezed, dim=0), joined["stack, dim=0"]))
+
+# %%
+# .. check:: for every ``dim``, ``stack`` is ``cat`` of tensors unsqueezed there
+for dim in range(3):
+    grown = [first.unsqueeze(dim), second.unsqueeze(dim)]
+    assert torch.equal(torch.stack([first, second], dim), torch.cat(grown, dim))
+
+# %%
+# In pictures, ``cat`` along the columns puts the two matrices side by side.
+# ``stack`` along ``dim=0`` puts them one behind the other: ``[0]`` is
 # ``first`` and ``[1]`` is ``second``.
-draw_join(
-    [first, second],
-    joined["cat, dim=1"],
-    "torch.cat(..., dim=1)",
-    dim=1,
-    titles=["first", "second", "shape (2, 6)"],
-)
+side_by_side = joined["cat, dim=1"]
+names = ["first", "second", f"shape {tuple(side_by_side.shape)}"]
+draw_join([first, second], side_by_side, "torch.cat(..., dim=1)", dim=1, titles=names)
 plt.show()
+behind = joined["stack, dim=0"]
+names = ["first", "second", f"shape {tuple(behind.shape)}"]
 draw_join(
-    [first, second],
-    joined["stack, dim=0"],
-    "torch.stack(..., dim=0)",
-    stacked=True,
-    titles=["first", "second", "shape (2, 2, 3)"],
+    [first, second], behind, "torch.stack(..., dim=0)", stacked=True, titles=names
 )
 plt.show()
 
 # %%
 # .. check:: ``[0]`` of the stack is ``first`` and ``[1]`` is ``second``
-assert torch.equal(joined["stack, dim=0"][0], first)
-assert torch.equal(joined["stack, dim=0"][1], second)
+assert torch.equal(behind[0], first)
+assert torch.equal(behind[1], second)
 
 # %%
 # When shapes do not match
 # ------------------------
-# Apart from 1-D empty tensors, ``cat`` needs tensors of the same rank, with the
-# same sizes in every dimension except the one it joins along; ``stack`` needs
-# identical shapes (:ref:`the error atlas <error-collate-unequal-size>` shows
-# its error in a data loader). A ``(2, 3)`` and a ``(2, 4)`` matrix join along
-# the columns only.
+# For ``cat``, tensors other than a 1-D empty one need the same rank. Their
+# sizes must match in every dimension except the one it joins along.
+# ``stack`` needs identical shapes. So a ``(2, 3)`` and a ``(2, 4)`` matrix
+# join only with ``cat``, along the columns. :ref:`The error atlas
+# <error-collate-unequal-size>` shows the ``stack`` error met when batching
+# examples of different sizes.
 #
-# .. detail:: Empty tensors
+# .. detail:: Empty and 0-d tensors
 #
-#    ``cat`` leaves out the values of a 1-D empty tensor, of shape ``(0,)``,
-#    whatever the others' shape; its dtype still takes part in the result's.
+#    ``cat`` skips a 1-D empty tensor, of shape ``(0,)``, whatever the shape
+#    of the others. Its dtype still counts in the result's dtype. An empty
+#    tensor of another shape, such as ``(0, 3)``, follows the rank rule. A
+#    0-d tensor has no dimension to join along, so ``cat`` refuses it.
+#    ``stack`` takes 0-d tensors and gives a 1-D result.
 narrow = torch.zeros(2, 3)
 wide = torch.ones(2, 4)
 try:
     torch.cat([narrow, wide], dim=0)
 except RuntimeError as error:
     print("cat, dim=0:", error)
-else:
-    raise AssertionError("torch.cat([narrow, wide], dim=0) did not raise")
 print("cat, dim=1: shape", tuple(torch.cat([narrow, wide], dim=1).shape))
 try:
     torch.stack([narrow, wide])
 except RuntimeError as error:
     print("stack:     ", error)
-else:
-    raise AssertionError("torch.stack([narrow, wide]) did not raise")
 
 # %%
-# .. check:: ``cat`` needs the same rank and other sizes, skips a ``(0,)`` tensor; ``stack`` refuses
-for join in (torch.cat, torch.stack):
-    refused = False
+# .. check:: ``cat`` needs the same rank and other sizes, not 0-d; ``stack`` refuses
+scalars = [torch.tensor(1.0), torch.tensor(2.0)]
+refusals = [
+    (torch.cat, [narrow, wide]),
+    (torch.stack, [narrow, wide]),
+    (torch.cat, [narrow, torch.zeros(3)]),  # rank 2 and rank 1
+    (torch.cat, [torch.zeros(0, 3), torch.zeros(2, 3, 4)]),  # empty, but not (0,)
+    (torch.cat, scalars),  # 0-d
+]
+for join, tensors in refusals:
     try:
-        join([narrow, wide], dim=0)
+        join(tensors, dim=0)
+        raise AssertionError(f"{join.__name__} of {len(tensors)} tensors did not raise")
     except RuntimeError:
-        refused = True
-    else:
-        raise AssertionError("join([narrow, wide], dim=0) did not raise")
-    assert refused, join.__name__
-refused = False
-try:
-    torch.cat([narrow, torch.zeros(3)])
-except RuntimeError:
-    refused = True
-else:
-    raise AssertionError("torch.cat([narrow, torch.zeros(3)]) did not raise")
-assert refused, "cat of rank 2 and rank 1"
+        pass
+
+# %%
+# .. check:: ``cat`` skips a ``(0,)`` tensor, but not its dtype; ``stack`` takes 0-d ones
 assert torch.cat([narrow, torch.empty(0)]).shape == narrow.shape
 assert torch.cat([narrow, torch.empty(0, dtype=torch.float64)]).dtype == torch.float64
+assert torch.stack([torch.tensor(1.0), torch.tensor(2.0)]).shape == (2,)
 
 # %%
-# Different :term:`dtypes <dtype>`, on the other hand, are no error: the
-# result takes the dtype that type promotion picks for them, as for
-# arithmetic (see :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`).
+# For the :term:`dtypes <dtype>` of the data types page, mixing dtypes is no
+# error. Type promotion picks the result's dtype, as it does for arithmetic on
+# two tensors.
 mixed = torch.cat([torch.arange(3), torch.zeros(2)])
 print(mixed, mixed.dtype)
 
 # %%
-# .. check:: the result takes the dtype that type promotion picks
-assert mixed.dtype == torch.promote_types(torch.int64, torch.float32)
+# .. check:: ``cat`` and ``stack`` take the dtype that type promotion picks
+kinds = [torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
+kinds += [torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.complex64]
+for d1 in kinds:
+    for d2 in kinds:
+        a, b = torch.zeros(2, dtype=d1), torch.zeros(2, dtype=d2)
+        assert torch.cat([a, b]).dtype == torch.promote_types(d1, d2) == (a + b).dtype
+        assert torch.stack([a, b]).dtype == torch.promote_types(d1, d2)
 
 # %%
 # Summary
 # -------
-# - :func:`torch.chunk` cuts into pieces of ``ceil(length / chunks)``, so
-#   the last piece may be shorter and there may be fewer pieces than asked
-#   for; :func:`torch.tensor_split` always gives the number asked for (or
-#   cuts at given indices).
-# - :func:`torch.split` cuts into pieces of one size (the last may be
-#   shorter), or of a list of sizes that must add up to the length.
+# - :func:`torch.chunk` cuts into a number of pieces. When the length does
+#   not divide, the last piece may be shorter, or there may be fewer pieces.
+# - :func:`torch.split` cuts into pieces of one size, or of listed sizes that
+#   add up to the length.
 # - :func:`torch.unbind` returns every slice along a dimension, without it.
-# - The pieces are views: they share the original's memory, and writes into
-#   them reach it (outside ``no_grad``, autograd refuses writes into pieces
-#   that ``chunk``, ``split`` or ``unbind`` cut from a tensor requiring grad).
-# - :func:`torch.cat` joins along an existing dimension (the other sizes
-#   must match); :func:`torch.stack` joins same-shaped tensors along a new
-#   one, like ``cat`` of unsqueezed tensors.
+# - The pieces are views: writing into one writes into the original.
+# - :func:`torch.cat` joins along an existing dimension, whose sizes add up.
+# - :func:`torch.stack` joins same-shaped tensors along a new dimension.
+# - Both return a new tensor.
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`
 # shows what a view is: one storage read through a size, a :term:`stride`
