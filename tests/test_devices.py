@@ -1,9 +1,16 @@
 from __future__ import annotations
 
+import re
+
 import pytest
 import torch
 
-from tutorial_utils.devices import available_devices, device_name, pick_device
+from tutorial_utils.devices import (
+    available_devices,
+    device_name,
+    draw_device_choice,
+    pick_device,
+)
 
 
 def test_cpu_is_always_listed_last() -> None:
@@ -53,3 +60,38 @@ def test_device_name_is_a_non_empty_description() -> None:
     assert device_name("cpu").strip()
     with pytest.raises(ValueError, match="not a device name"):
         device_name("tpu9")
+
+
+@pytest.mark.parametrize(
+    ("found", "chosen"),
+    [
+        ({"cuda": False, "mps": False}, "cpu"),
+        ({"cuda": True, "mps": False}, "cuda"),
+        ({"cuda": False, "mps": True}, "mps"),
+        ({"cuda": True, "mps": True}, "cuda"),  # the first one asked wins
+        ({"mps": True, "cuda": True}, "mps"),
+    ],
+)
+def test_device_choice_takes_the_first_found(
+    found: dict[str, bool], chosen: str
+) -> None:
+    import matplotlib.pyplot as plt
+
+    fig = draw_device_choice(found)
+    assert fig.axes[0].get_title() == f"chosen: {chosen}"
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    ("found", "error", "words"),
+    [
+        ({}, ValueError, "at least one kind of GPU"),
+        ({"cpu": True}, ValueError, "the CPU is always there"),
+        ({"cuda": 1}, TypeError, "found['cuda'] must be a bool"),
+        ({3: True}, TypeError, "a name in found must be a str"),
+        ([("cuda", True)], TypeError, "found must be a mapping"),
+    ],
+)
+def test_device_choice_names_bad_input(found: object, error: type, words: str) -> None:
+    with pytest.raises(error, match=re.escape(words)):
+        draw_device_choice(found)  # type: ignore[arg-type]

@@ -330,6 +330,8 @@ try:
     torch.rand_like(counts)
 except (NotImplementedError, RuntimeError) as error:  # the class depends on the version
     print(f"{type(error).__name__}: {error}")
+else:
+    raise AssertionError("rand_like made random integers")
 print(torch.rand_like(counts, dtype=torch.float32).dtype)
 
 # %%
@@ -337,7 +339,7 @@ print(torch.rand_like(counts, dtype=torch.float32).dtype)
 on_meta = template.to("meta")  # shapes and dtypes, no data; every build has it
 for make in [torch.zeros_like, torch.ones_like, torch.rand_like, torch.empty_like]:
     assert make(on_meta).device.type == "meta"
-assert torch.randn_like(template).dtype == torch.full_like(template, 7).dtype
+assert torch.randn_like(on_meta).dtype == torch.full_like(template, 7).dtype
 try:
     torch.zeros_like(template, size=(4,))
     raise AssertionError("zeros_like accepted a shape")

@@ -322,6 +322,8 @@ try:
     counts.add_(1.5)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("an int64 tensor took a float in place")
 
 # %%
 # .. check:: in-place arithmetic keeps the dtype: it converts down, or raises

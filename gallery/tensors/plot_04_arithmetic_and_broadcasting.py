@@ -155,9 +155,11 @@ for a, b in [(p1, p2), (p1, p1[:4]), (ones, ones[:1]), (ones, floats), (nans, na
 # a ``RuntimeError`` when a pair breaks it.
 for shapes in [((3, 1), (1, 4)), ((2, 3), (3,)), ((5, 1, 4), (3, 1)), ((2, 3), (2,))]:
     try:
-        result = tuple(torch.broadcast_shapes(*shapes))
+        shape = torch.broadcast_shapes(*shapes)
     except RuntimeError:
         result = "RuntimeError"
+    else:
+        result = tuple(shape)
     print(f"{shapes[0]!s:9} with {shapes[1]!s:7} -> {result}")
 
 # %%
@@ -173,9 +175,10 @@ for first in sizes:
         wanted = tuple(b if a == 1 else a for a, b in aligned) if fits else None
         try:
             got = tuple(torch.broadcast_shapes(first, second))
-            added = tuple((torch.ones(first) + torch.ones(second)).shape)
         except RuntimeError:
             got = added = None
+        else:  # where the shapes broadcast, ``+`` must not raise
+            added = tuple((torch.ones(first) + torch.ones(second)).shape)
         assert got == added == wanted, (first, second)
 
 # %%
@@ -307,6 +310,8 @@ try:
     m / m.sum(dim=1)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("m / m.sum(dim=1) broadcast")
 
 # %%
 # .. check:: with ``keepdim=True`` each row sums to 1; without, ``m`` fails

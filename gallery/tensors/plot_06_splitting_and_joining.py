@@ -113,6 +113,8 @@ try:
     torch.split(t5, [3, 3])
 except RuntimeError as error:
     print(error)
+else:
+    raise AssertionError("split accepted sizes that add up to 6")
 
 # %%
 # .. check:: every piece but the last has the size asked for; bad sizes raise
@@ -201,6 +203,8 @@ for cut_up in (
             cut_up(tracked)[1].add_(1)
         except RuntimeError as error:
             message = str(error)
+        else:
+            raise AssertionError("a piece of a tracked split was written in place")
         assert "returns multiple views" in message, message
     with torch.no_grad():
         cut_up(weights)[1].add_(1)
@@ -334,11 +338,15 @@ try:
     torch.cat([narrow, wide], dim=0)
 except RuntimeError as error:
     print("cat, dim=0:", error)
+else:
+    raise AssertionError("cat joined different widths along dim 0")
 print("cat, dim=1: shape", tuple(torch.cat([narrow, wide], dim=1).shape))
 try:
     torch.stack([narrow, wide])
 except RuntimeError as error:
     print("stack:     ", error)
+else:
+    raise AssertionError("stack joined different shapes")
 
 # %%
 # .. check:: ``cat`` needs the same rank and other sizes, not 0-d; ``stack`` refuses

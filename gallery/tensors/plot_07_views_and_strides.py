@@ -266,6 +266,8 @@ try:
     corner.view(4)
 except RuntimeError as error:
     print("corner.view(4):", error)
+else:
+    raise AssertionError("corner.view(4) made a view")
 
 # %%
 # .. check:: any dimension can be split

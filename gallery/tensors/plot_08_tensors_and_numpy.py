@@ -262,6 +262,8 @@ if device.type != "cpu":
         gpu_tensor.numpy()
     except TypeError as error:
         gpu_error = str(error)
+    else:
+        raise AssertionError("a GPU tensor became a NumPy array")
     assert gpu_error == meta_error.replace("meta", str(gpu_tensor.device))
 
 # %%

@@ -12,11 +12,12 @@ This in-depth page goes further than the last section of the first page.
 
 # %%
 # Every page starts by printing what computed it. On this page the output
-# depends on the machine most of all. Without a GPU, every tensor stays on
-# the CPU.
+# depends on the machine most of all. Without a GPU, every :term:`tensor`
+# stays on the CPU.
+import matplotlib.pyplot as plt
 import torch
 
-from tutorial_utils.devices import pick_device
+from tutorial_utils.devices import draw_device_choice, pick_device
 from tutorial_utils.environment import environment_summary
 
 device = pick_device()
@@ -45,6 +46,18 @@ print("chosen:", by_hand)
 # .. check:: ``torch.cuda`` finds a GPU only in a CUDA or a ROCm build
 if torch.cuda.is_available():  # a CUDA or a ROCm build
     assert torch.version.cuda is not None or torch.version.hip is not None
+
+# %%
+# The picture asks the same questions in the same order. The path drawn in
+# colour is the one this machine took. ``draw_device_choice`` is the site's
+# helper that draws it, and ``plt.show()`` shows the figure.
+found = {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
+figure = draw_device_choice(found)
+plt.show()
+
+# %%
+# .. check:: the coloured path ends at the device chosen by hand
+assert figure.axes[0].get_title() == f"chosen: {by_hand.type}"
 
 # %%
 # Made there, or moved there
@@ -98,14 +111,18 @@ if accelerator is not None and accelerator.is_available():
 # Given a name, ``pick_device`` checks at once. Its ``ValueError`` lists the
 # devices there are:
 try:
-    print("made on cuda:", torch.zeros(1, device="cuda").device)
+    on_cuda = torch.zeros(1, device="cuda")
 except (AssertionError, RuntimeError) as error:
     print(f"{type(error).__name__}: {error}")
+else:
+    print("made on cuda:", on_cuda.device)
 for wanted in ("cuda", "mps"):
     try:
-        print(f"{wanted}: available as {pick_device(wanted)}")
+        found = pick_device(wanted)
     except ValueError as error:
         print(f"{wanted}: {error}")
+    else:
+        print(f"{wanted}: available as {found}")
 
 # %%
 # .. check:: a tensor goes only to a GPU that is there; ``pick_device`` agrees

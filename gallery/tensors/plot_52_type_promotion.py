@@ -24,10 +24,10 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # Tensors without dimensions
 # --------------------------
-# A 0-d tensor, of rank 0, counts like a Python number next to a tensor with
-# dimensions. It counts only when its kind is higher, and then it brings its
-# own dtype. A Python int brings ``int64``, and a Python float the default
-# ``float32``. Two 0-d tensors promote like any two tensors.
+# A 0-d tensor, of :term:`rank` 0, counts like a Python number next to a
+# tensor with dimensions. It counts only when its kind is higher, and then
+# it brings its own dtype. A Python int brings ``int64``, and a Python float
+# the default ``float32``. Two 0-d tensors promote like any two tensors.
 i32 = torch.tensor([1, 2], dtype=torch.int32)
 pairs = [
     ("int32 + 0-d int64", i32, torch.tensor(5)),
@@ -96,6 +96,8 @@ try:
     torch.ones(2, 2) @ torch.ones(2, 2, dtype=torch.float64)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("@ multiplied float32 by float64")
 
 # %%
 # .. check:: any float beats any integer; ``<`` gives ``bool``; ``@`` does not promote
@@ -124,6 +126,8 @@ try:
     u16 + i32
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("uint16 + int32 promoted")
 
 # %%
 # .. check:: ``uint16/32/64`` promote only with themselves and floats; ``+`` can fail

@@ -14,9 +14,11 @@ add every contribution instead.
 # Every page starts by saying what computed it: the site's helper
 # ``environment_summary`` prints the versions and the processor. The tensors
 # here are tiny, so the page runs on the CPU.
+import matplotlib.pyplot as plt
 import torch
 
 from tutorial_utils.environment import environment_summary
+from tutorial_utils.grids import draw_tensors
 
 print(environment_summary(torch.device("cpu")))
 
@@ -55,6 +57,19 @@ print("index_add_:", counts)
 # %%
 # .. check:: ``index_add_`` adds every contribution, repeats included
 assert counts.tolist() == [2.0, 0.0, 1.0]
+
+# %%
+# Side by side, the two results differ only at position 0, the one the
+# index names twice. ``draw_tensors`` is the site's helper that draws each
+# tensor as a row of cells, and ``plt.show()`` shows the figure.
+once = torch.zeros(3)
+once[index] += 1
+draw_tensors([index, once, counts], ["index", "t[index] += 1", "index_add_"])
+plt.show()
+
+# %%
+# .. check:: the two results differ at position 0 alone
+assert (once != counts).nonzero().flatten().tolist() == [0]
 
 # %%
 # When ``values`` is a tensor, assigning through an index is the same as

@@ -72,6 +72,8 @@ try:
     whole.add_(0.5)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("an integer tensor took a float in place")
 print(whole.fill_(1.5))
 
 # %%
@@ -120,6 +122,8 @@ try:
     row.add_(grid)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("row.add_(grid) grew row")
 draw_tensors([row, grid], ["row (1, 4)", "grid.add_(row)"])
 plt.show()
 
@@ -147,6 +151,8 @@ try:
     stretched.add_(1)
 except RuntimeError as error:
     print(f"RuntimeError: {error}")
+else:
+    raise AssertionError("an expanded tensor was written in place")
 print(stretched.clone().add_(torch.arange(4.0)))
 
 # %%

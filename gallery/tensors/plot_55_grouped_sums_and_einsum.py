@@ -29,7 +29,8 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # Rows by group: ``index_add_`` and ``scatter_reduce``
 # ----------------------------------------------------
-# Below, each row of ``features`` holds two numbers that describe one item.
+# Each sum below is a :term:`reduction` over a group. Each row of
+# ``features`` holds two numbers that describe one item.
 # ``torch.arange(12.0)`` gives floats, since its argument is a float.
 #
 # To sum whole rows by group, :meth:`~torch.Tensor.index_add_` takes one group

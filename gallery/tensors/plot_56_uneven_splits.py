@@ -38,7 +38,7 @@ print(environment_summary("cpu"))
 # *fewer* pieces than you asked for. Given a number of pieces,
 # :func:`torch.tensor_split` returns exactly that many. Their sizes differ
 # by at most one, and the longer ones come first. For a 1-D tensor, one of
-# rank 1, ``len`` gives the number of elements.
+# :term:`rank` 1, ``len`` gives the number of elements.
 #
 # .. detail:: More pieces than elements
 #

@@ -9,13 +9,18 @@ at once, with the list of those that are.
 from __future__ import annotations
 
 import platform
+from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
 from tutorial_utils._checks import check_instance
 
-__all__ = ["available_devices", "device_name", "pick_device"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["available_devices", "device_name", "draw_device_choice", "pick_device"]
 
 
 def _accelerator_type() -> str | None:
@@ -168,3 +173,106 @@ def device_name(device: str | torch.device) -> str:
     module = getattr(torch, chosen.type, None)
     get_name = getattr(module, "get_device_name", None)
     return str(get_name(chosen)) if callable(get_name) else str(chosen)
+
+
+def draw_device_choice(found: Mapping[str, bool]) -> Figure:
+    """Draw a choice of device: each question in turn, and the path taken.
+
+    Each kind of GPU is asked about in the order of `found`; the first one
+    found is chosen, and the CPU, always there, comes last. The path taken is
+    drawn in colour and the rest in grey.
+
+    Parameters
+    ----------
+    found : mapping of str to bool
+        For each kind of GPU, in the order asked, whether this machine has
+        one, such as ``{"cuda": torch.cuda.is_available()}``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        A new :mod:`matplotlib.pyplot` figure. Its title names the device
+        chosen, as ``"chosen: cpu"``.
+
+    Raises
+    ------
+    TypeError
+        If `found` is not a mapping of names to bools.
+    ValueError
+        If `found` is empty or names ``"cpu"``, which is always there.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig = draw_device_choice({"cuda": False, "mps": False})
+    >>> fig.axes[0].get_title()
+    'chosen: cpu'
+    >>> plt.close(fig)
+    >>> draw_device_choice({"cuda": 1})
+    Traceback (most recent call last):
+    ...
+    TypeError: found['cuda'] must be a bool; got int 1
+    """
+    import matplotlib.pyplot as plt
+
+    from tutorial_utils.colours import PALETTE
+
+    check_instance("found", found, Mapping, "a mapping such as {'cuda': False}")
+    if not found:
+        raise ValueError("found must name at least one kind of GPU; got {}")
+    for name, answer in found.items():
+        check_instance("a name in found", name, str, "a str such as 'cuda'")
+        check_instance(f"found[{name!r}]", answer, bool, "a bool")
+    if "cpu" in found:
+        raise ValueError("found must not name 'cpu': the CPU is always there")
+    names = list(found)
+    chosen = next((name for name in names if found[name]), "cpu")
+    asked = names.index(chosen) + 1 if chosen != "cpu" else len(names)
+    taken, skipped = PALETTE[0], "#b0b0b0"
+
+    fig, ax = plt.subplots(figsize=(2.2 * len(names) + 1.6, 2.6))
+
+    def box(x: float, y: float, text: str, on_path: bool) -> None:
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=10,
+            color="black" if on_path else "#707070",
+            bbox={
+                "boxstyle": "round,pad=0.4",
+                "facecolor": "white",
+                "edgecolor": taken if on_path else skipped,
+                "linewidth": 2,
+            },
+        )
+
+    def arrow(
+        start: tuple[float, float], end: tuple[float, float], label: str, on_path: bool
+    ) -> None:
+        colour = taken if on_path else skipped
+        ax.annotate(
+            "",
+            xy=end,
+            xytext=start,
+            arrowprops={"arrowstyle": "->", "color": colour, "lw": 2},
+        )
+        middle = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+        ax.text(middle[0] + 0.08, middle[1] + 0.08, label, fontsize=9, color=colour)
+
+    for i, name in enumerate(names):
+        x = 2.2 * i
+        box(x, 1.0, f"{name} available?", i < asked)
+        box(x, -0.2, name, chosen == name)
+        arrow((x, 0.78), (x, 0.02), "yes", chosen == name)
+        last = i == len(names) - 1
+        end = x + (1.85 if last else 1.35)  # the CPU's box is narrower
+        arrow((x + 0.85, 1.0), (end, 1.0), "no", i + 1 < asked or chosen == "cpu")
+    box(2.2 * len(names), 1.0, "cpu", chosen == "cpu")
+    ax.set_xlim(-1.1, 2.2 * len(names) + 0.7)
+    ax.set_ylim(-0.5, 1.3)
+    ax.set_title(f"chosen: {chosen}")
+    ax.axis("off")
+    return fig
