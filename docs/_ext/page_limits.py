@@ -23,6 +23,13 @@ page, before and after the page.
   never returns to Python, is ended :data:`BACKSTOP_GRACE_SECONDS` later by
   :func:`faulthandler.dump_traceback_later`, which prints every thread's
   stack (the page's line included) and ends its process.
+- A busy machine does not stop a page. The limit leaves out the time in
+  which the machine kept some process waiting for a CPU, as Linux's
+  pressure-stall information counts it (``/proc/pressure/cpu``, "some"):
+  at the limit, a page that lost time so is given that time again, up to
+  :data:`MOST_STRETCH` times its limit on the clock, which still ends a
+  hang on a machine that is never quiet. Without that file (another
+  system, an older kernel), the limit is the clock's.
 - A page may write a file for the reader (a profiler trace, say) into its
   working directory, which is the page's folder under ``gallery/`` while
   the build runs it. After the page, :func:`collect_page_files` moves each
@@ -44,6 +51,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -54,6 +62,37 @@ from sphinx.errors import SphinxError
 #: Seconds between a page's hard limit and the backstop that ends the
 #: process running it, for a page that the limit's exception did not stop.
 BACKSTOP_GRACE_SECONDS = 10.0
+
+#: At most this many times its hard limit, on the clock, a page is given
+#: while the machine keeps processes waiting for a CPU.
+MOST_STRETCH = 4.0
+
+#: Linux's pressure-stall information for the CPU.
+CPU_PRESSURE = Path("/proc/pressure/cpu")
+
+
+def cpu_stall_seconds(path: Path = CPU_PRESSURE) -> float | None:
+    """Seconds, since boot, in which some process waited for a CPU; None if unknown.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     sample = Path(folder) / "cpu"
+    ...     _ = sample.write_text("some avg10=1.00 avg60=0.50 total=2500000")
+    ...     cpu_stall_seconds(sample), cpu_stall_seconds(Path(folder) / "none")
+    (2.5, None)
+    """
+    try:
+        first = path.read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    fields = dict(field.split("=", 1) for field in first[1:] if "=" in field)
+    if first[0] != "some" or "total" not in fields:
+        return None
+    try:
+        return int(fields["total"]) / 1e6  # microseconds
+    except ValueError:
+        return None
+
 
 # The build's process hands the limits to the processes that run the pages
 # through their environment: loky's workers never read conf.py, and they
@@ -253,6 +292,8 @@ def _arm(fname: str, budget: float, factor: float, src_dir: str) -> None:
         limit=limit,
         root=str(Path(src_dir).parent),
         children=_descendants(os.getpid()),
+        started=time.monotonic(),
+        stalled=cpu_stall_seconds(),
     )
     # Python runs signal handlers in the main thread only. Sphinx-Gallery
     # runs a page there, in the build's process and in loky's workers alike.
@@ -269,11 +310,35 @@ def _on_limit(signum: int, frame: FrameType | None) -> None:
     """``SIGALRM`` handler: raise :class:`PageTimeout` where the page is."""
     if "page" not in _RUNNING:
         return
+    limit, elapsed = _RUNNING["limit"], time.monotonic() - _RUNNING["started"]
+    now, then = cpu_stall_seconds(), _RUNNING["stalled"]
+    waited = min(elapsed, now - then) if now is not None and then is not None else 0.0
+    if elapsed - waited < limit and elapsed < MOST_STRETCH * limit:
+        # The machine kept processes waiting: give the page that time again.
+        more = min(limit - (elapsed - waited), MOST_STRETCH * limit - elapsed)
+        signal.setitimer(signal.ITIMER_REAL, max(more, 0.5))
+        faulthandler.dump_traceback_later(
+            max(more, 0.5) + BACKSTOP_GRACE_SECONDS, exit=True, file=sys.__stderr__
+        )
+        return
     where = _where(frame, _RUNNING["page"], _RUNNING["root"])
-    _RUNNING["stopped"] = (
-        f"{where} is still running after {_RUNNING['limit']:g} s, its hard limit "
-        f"({_RUNNING['factor']:g} times its {_RUNNING['budget']:g} s budget)"
-    )
+    hard = f"({_RUNNING['factor']:g} times its {_RUNNING['budget']:g} s budget)"
+    if elapsed - waited < limit:  # stopped by MOST_STRETCH
+        _RUNNING["stopped"] = (
+            f"{where} is still running after {elapsed:.0f} s, {MOST_STRETCH:g} "
+            f"times its hard limit of {limit:g} s {hard}, though the machine kept "
+            f"processes waiting for a CPU for {waited:.0f} s of them"
+        )
+    else:
+        busy = (
+            f", not counting {waited:.0f} s in which the machine kept processes "
+            "waiting for a CPU"
+            if waited >= 1
+            else ""
+        )
+        _RUNNING["stopped"] = (
+            f"{where} is still running after {limit:g} s, its hard limit {hard}{busy}"
+        )
     # Said at once, and where the backstop's stack dump will follow, in case
     # the page swallows the exception.
     print(
