@@ -163,6 +163,7 @@ napoleon_use_rtype = False
 napoleon_type_aliases = {
     "sequence": ":term:`sequence`",
     "callable": ":term:`callable`",
+    "mapping": ":term:`mapping`",
 }
 python_use_unqualified_type_names = True
 

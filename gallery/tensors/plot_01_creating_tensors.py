@@ -354,7 +354,7 @@ except (NotImplementedError, RuntimeError):
 # %%
 # Directly on a device
 # --------------------
-# A tensor lives on one device, the CPU or a GPU. Its ``.device`` is a
+# A tensor lives on one :term:`device`, the CPU or a GPU. Its ``.device`` is a
 # :class:`torch.device`. :func:`torch.cuda.is_available` is ``True`` when PyTorch can
 # use a GPU it was built for: NVIDIA's, or AMD's in a ROCm build. The device name
 # ``"cuda"`` means such a GPU. The first line below is the usual way to choose. The

@@ -259,7 +259,7 @@ assert late[3] < early[3]  # less on the rest
 # %%
 # Dropout in training and evaluation mode
 # ---------------------------------------
-# A module is in training mode when created. In training mode,
+# A module is in :term:`training mode` when created. In training mode,
 # :class:`torch.nn.Dropout` (:term:`dropout`) sets each element to zero
 # with probability ``p``, independently of the others, and multiplies the
 # others by :math:`1 / (1 - p)`, which keeps each element's expected value.

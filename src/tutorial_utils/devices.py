@@ -18,7 +18,7 @@ import torch
 from tutorial_utils._checks import check_instance
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+    import matplotlib.figure
 
 __all__ = ["available_devices", "device_name", "draw_device_choice", "pick_device"]
 
@@ -175,7 +175,7 @@ def device_name(device: str | torch.device) -> str:
     return str(get_name(chosen)) if callable(get_name) else str(chosen)
 
 
-def draw_device_choice(found: Mapping[str, bool]) -> Figure:
+def draw_device_choice(found: Mapping[str, bool]) -> matplotlib.figure.Figure:
     """Draw a choice of device: each question in turn, and the path taken.
 
     Each kind of GPU is asked about in the order of `found`; the first one
