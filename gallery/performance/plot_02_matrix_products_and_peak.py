@@ -2,32 +2,30 @@
 Matrix products and peak rates
 ==============================
 
-Count the floating-point operations of a matrix product, turn a measured
-time into operations per second, and compare rates: on the CPU, of small
-and large matrices with the best rate measured; on a GPU, with the most the
-hardware can do, in float32 and in TF32.
+After this page you can count the floating-point operations of a matrix
+product and turn a measured time into a rate: operations per second. You
+will see why a small product reaches only a sliver of the best rate, and
+what a device's peak rate is.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`,
+:ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py` and
+:ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
 """
 
 # %%
-# Every time on this page was measured by running it, on the machine whose
-# device and CPU the first two lines of output name. Times change between
-# runs and machines; the checks compare times only with each other or with
-# generous bounds. How to time code so that the numbers mean something
-# (warm-up, threads, synchronisation) is the subject of
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`;
-# this page times with its helper, :func:`~tutorial_utils.timing.benchmark`.
+# Times change between runs and machines, so the checks compare times
+# with each other or with wide bounds.
 import math
 import time
 from functools import partial
 
 import matplotlib.pyplot as plt
-import numpy as np
 import torch
 from torch import nn
 from torch.utils.benchmark import Timer
 from torch.utils.flop_counter import FlopCounterMode
 
-from tutorial_utils.colours import PALETTE
 from tutorial_utils.devices import device_name, pick_device
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.timing import benchmark, check_timing, format_time
@@ -39,15 +37,21 @@ print(f"CPU: {device_name('cpu')}")
 # %%
 # Counting the work
 # -----------------
-# A product of an m-by-k and a k-by-n matrix holds m·n numbers, each a dot
-# product of k pairs: k multiplications and k - 1 additions, counted as k by
-# the usual convention (a multiply-add is two operations). So the product
-# takes 2·m·k·n floating-point operations (FLOP), and one of two n-by-n
-# matrices 2·n³: doubling n multiplies the work by eight. PyTorch's own
-# counter, ``torch.utils.flop_counter.FlopCounterMode``, counts a matrix
-# product run inside it the same way. It counts only the operators it has a
-# formula for (matrix products, convolutions, attention); an addition, an
-# ``exp`` or a ``sum`` inside it counts 0:
+# The product of an m-by-k and a k-by-n matrix holds m·n numbers. Each is
+# a dot product of k pairs: k multiplications, and k additions onto a
+# running total that starts at 0. So the product takes 2·m·k·n *floating-point
+# operations*, FLOP for short. Two n-by-n matrices take 2·n³: doubling n
+# makes eight times the work.
+#
+# PyTorch counts the same way. ``FlopCounterMode`` counts the operations of
+# the code run inside a ``with`` block. After the block,
+# ``counter.get_total_flops()`` returns the total. ``display=False`` stops
+# it printing a table of counts.
+#
+# .. detail:: The table of counts
+#
+#    Without ``display=False``, the counter prints its table after the
+#    block. The table needs the ``tabulate`` package.
 
 
 def matmul_flop(m: int, k: int, n: int) -> int:
@@ -58,25 +62,94 @@ def matmul_flop(m: int, k: int, n: int) -> int:
 with FlopCounterMode(display=False) as counter:
     torch.randn(3, 4) @ torch.randn(4, 5)
 print(f"2·3·4·5 = {matmul_flop(3, 4, 5)}; counted: {counter.get_total_flops()}")
+
+# %%
+# .. check:: the counter counts 2·m·k·n; doubling n makes 8 times the work
+assert counter.get_total_flops() == matmul_flop(3, 4, 5)
+assert matmul_flop(128, 128, 128) == 8 * matmul_flop(64, 64, 64)
+
+# %%
+# .. check:: ``display=False`` prints nothing; the table needs ``tabulate``
+import contextlib
+import importlib.util
+import io
+
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed), FlopCounterMode(display=False):
+    torch.ones(3, 4) @ torch.ones(4, 5)
+assert printed.getvalue() == ""
+if importlib.util.find_spec("tabulate") is not None:
+    with contextlib.redirect_stdout(printed), FlopCounterMode():
+        torch.ones(3, 4) @ torch.ones(4, 5)
+    assert "aten.mm" in printed.getvalue()
+else:
+    try:
+        with contextlib.redirect_stdout(printed), FlopCounterMode():
+            torch.ones(3, 4) @ torch.ones(4, 5)
+    except ModuleNotFoundError as error:
+        missing = error.name
+    else:
+        raise AssertionError("without tabulate, the table should fail")
+    assert missing == "tabulate", missing
+
+# %%
+# The counter knows formulas for a few operations only, such as products
+# of matrices. Anything else counts 0: an addition, an ``exp``, a ``sum``.
+#
+# .. detail:: Vectors and integers
+#
+#    In PyTorch 2.4 and 2.13, a matrix times a vector on its right counts 0:
+#    ``x @ v`` with ``v`` of shape ``(4,)``. So does a dot product of two
+#    vectors. A vector on the left counts: ``w @ x`` with ``w`` of shape
+#    ``(3,)`` counts 2·3·4. A product of integer matrices counts too, as if
+#    its operations were floating-point. The counter is a tool for products
+#    of matrices, not a full count.
 x = torch.randn(3, 4)
 with FlopCounterMode(display=False) as uncounted:
     (x + x).exp().sum()
 print(f"x + x, exp, sum: counted {uncounted.get_total_flops()}")
 
 # %%
-# .. check:: the counter counts a product's 2·m·k·n and 0 for the rest; doubling n makes 8 times the work
-assert counter.get_total_flops() == matmul_flop(3, 4, 5)
+# .. check:: a convolution counts; an addition, ``exp`` and ``sum`` count 0
 assert uncounted.get_total_flops() == 0
-assert matmul_flop(128, 128, 128) == 8 * matmul_flop(64, 64, 64)
+with FlopCounterMode(display=False) as convolution:
+    torch.nn.functional.conv2d(torch.ones(1, 1, 5, 5), torch.ones(1, 1, 3, 3))
+assert convolution.get_total_flops() > 0
+
+# %%
+# .. check:: ``x @ v`` counts 0; ``w @ x`` and an integer product count
+with torch.random.fork_rng(devices=[]), FlopCounterMode(display=False) as vector:
+    torch.randn(3, 4) @ torch.randn(4)
+    torch.randn(4) @ torch.randn(4)
+with torch.random.fork_rng(devices=[]), FlopCounterMode(display=False) as on_left:
+    torch.randn(3) @ torch.randn(3, 4)
+with FlopCounterMode(display=False) as integer:
+    torch.ones(3, 4, dtype=torch.int64) @ torch.ones(4, 5, dtype=torch.int64)
+version = tuple(int(part) for part in torch.__version__.split(".")[:2])
+if version in {(2, 4), (2, 13)}:  # the versions the detail names
+    assert vector.get_total_flops() == 0
+    assert on_left.get_total_flops() == matmul_flop(1, 3, 4)
+    assert integer.get_total_flops() == matmul_flop(3, 4, 5)
 
 # %%
 # From small to large matrices
 # ----------------------------
-# Dividing the work by the time gives the rate the CPU achieved, in FLOP/s,
-# floating-point operations per second. The products below are of n-by-n
-# float32 matrices, n from 8 to 1024, on one thread, so that the rate is that
-# of one core. The times are that thread's CPU time (``clock="thread"``): the
-# time it ran, not counting any wait for a CPU that other programs held.
+# The work divided by the time is the *rate*, in FLOP per second (FLOP/s).
+# A GFLOP/s is 10⁹ FLOP/s. Below, ``benchmark`` times float32 products of
+# two n-by-n matrices, n from 8 to 1024:
+#
+# - ``partial(torch.matmul, a, b)`` is a function of no arguments that
+#   computes ``a @ b``;
+# - ``threads=1`` runs PyTorch on one thread, so the rate is one thread's;
+# - ``clock="thread"`` reads that thread's CPU time: the time it ran. Time
+#   spent waiting for a CPU that other programs hold does not count. They
+#   can still slow the thread down, by sharing its core or its caches. A
+#   *cache* is a small, fast memory on the CPU chip for recently used data;
+# - ``min_run_time=0.05`` times each size for at least 0.05 s, to keep the
+#   page quick.
+#
+# The ``Timing`` that ``benchmark`` returns holds ``.median``, the median seconds of one
+# call.
 sizes = [8, 16, 32, 64, 128, 256, 512, 1024]
 by_size = {}
 for n in sizes:
@@ -88,37 +161,85 @@ print("   n        time   GFLOP/s")
 for n, timing in by_size.items():
     print(f"{n:4}  {format_time(timing.median):>10}  {gflops[n]:8.1f}")
 
+# %%
+# Small products pay a fixed cost
+# -------------------------------
+# The 8-by-8 product reaches less than half the best rate measured. Every call has a fixed cost on top of its arithmetic.
+# Python calls into PyTorch, which checks the arguments, chooses a
+# :term:`kernel` and allocates the result. An 8-by-8 product has only 2·8³
+# operations, and the fixed cost takes longer than they do. So a 16-by-16
+# product, with eight times the work, takes less than twice as long.
+best = max(gflops.values())
+print(f"best: {best:.1f} GFLOP/s; n=8: {gflops[8] / best:.1%} of it")
 
 # %%
-# An 8-by-8 product is too small to keep the CPU busy: the fixed cost of any
-# call (checking the arguments, choosing a :term:`kernel`, allocating the
-# result) takes longer than its 2·8³ operations would at the best rate, so
-# its rate is a fraction of the best.
-best = max(gflops.values())
-print(f"n=8: {matmul_flop(8, 8, 8):,} operations in {format_time(by_size[8].median)}")
-print(f"best: {best:.1f} GFLOP/s; n=8: {gflops[8] / best:.1%} of it")
+# .. check:: at n = 8, the rate is under half the best
 claim = "at n=8, fixed costs outweigh the work"
 check_timing(claim, gflops[8] / best, below=0.5, clock="thread CPU time")
 
+
 # %%
-# On logarithmic axes, the time of the larger products (n = 128 and up)
-# grows much faster than n², about as n³ (the grey line of slope 3), as 2·n³
-# says; the rate shows how far the small products are from the CPU's best.
-fig, (ax_time, ax_rate) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
-ax_time.loglog(sizes, [by_size[n].median for n in sizes], "o-", color=PALETTE[5])
-reference = by_size[1024].median * (np.array(sizes) / 1024) ** 3
-ax_time.loglog(sizes, reference, "--", color="grey", label="∝ n³")
-ax_time.set(ylabel="seconds per product", title="time")
-ax_time.legend()
-ax_rate.plot(sizes, [gflops[n] for n in sizes], "o-", color=PALETTE[1])
-ax_rate.set(ylabel="GFLOP/s", title="rate", ylim=(0, None))
-for ax in (ax_time, ax_rate):
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(sizes, [str(n) for n in sizes], minor=False)
-    ax.minorticks_off()
-    ax.set_xlabel("n")
-fig.suptitle(f"float32 n-by-n products, 1 thread, on {device_name('cpu')}")
+# .. check:: eight times the work of n = 8 takes under twice as long at n = 16
+def small_ratio() -> float:
+    """Quickest thread CPU time of a 16-by-16 product over an 8-by-8 one."""
+    quick = {}
+    for size in (8, 16):
+        with torch.random.fork_rng(devices=[]):
+            pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
+        timer = Timer("x @ y", globals=pair, timer=time.thread_time)
+        quick[size] = min(timer.timeit(1000).mean for _ in range(5))
+    return quick[16] / quick[8]
+
+
+thread = "thread CPU time"
+claim = "a small product's time is mostly a fixed cost"
+check_timing(claim, small_ratio, below=2, clock=thread, attempts=3)
+
+# %%
+# The figure uses logarithmic axes: each step along an axis multiplies the
+# value by the same factor. On such axes, a power of n is a straight line
+# whose slope is the power.
+#
+# The left panel's grey line has slope 3 and passes through the n = 1024
+# time. Its label, ∝ n³, reads "proportional to n³". From n = 128 up, the
+# times follow it: the time grows about as n³, as 2·n³ says. The right
+# panel shows how far the small products are from the best rate.
+# ``legend`` names the lines drawn with a ``label``. ``xticks`` and
+# ``xticklabels`` mark each n. By default, a logarithmic axis marks only
+# powers of ten.
+#
+# .. detail:: Why the slope is the power
+#
+#    Take a time that grows as n³. Doubling n multiplies it by 2³, three
+#    doublings. So on logarithmic axes, one doubling to the right makes
+#    three doublings up: the slope is 3.
+fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
+times = [by_size[n].median for n in sizes]
+cubic = [times[-1] * (n / sizes[-1]) ** 3 for n in sizes]
+left.plot(sizes, times, "o-", label="measured")
+left.plot(sizes, cubic, "--", color="grey", label="∝ n³")
+left.set(xscale="log", yscale="log", ylabel="seconds per product")
+left.legend()
+right.plot(sizes, [gflops[n] for n in sizes], "o-")
+right.set(xscale="log", ylabel="GFLOP/s", ylim=(0, None))
+for ax, title in [(left, "time"), (right, "rate")]:
+    ax.set(xticks=sizes, xticklabels=[str(n) for n in sizes], xlabel="n")
+    ax.set_title(f"{title}: float32 n-by-n products, one thread")
 plt.show()
+
+# %%
+# .. check:: the grey line has slope 3 and passes through the n = 1024 time
+assert cubic[-1] == times[-1]
+assert math.isclose(math.log(cubic[-1] / cubic[0]) / math.log(1024 / 8), 3)
+
+# %%
+# .. check:: a logarithmic axis marks powers of ten by default
+log_fig, log_ax = plt.subplots()
+log_ax.set(xscale="log", xlim=(8, 1024))
+marks = log_ax.get_xticks()
+plt.close(log_fig)
+assert len(marks) > 0
+assert all(math.isclose(math.log10(mark), round(math.log10(mark))) for mark in marks)
 
 
 # %%
@@ -137,202 +258,70 @@ def slope():
             pair = {"x": torch.randn(size, size), "y": torch.randn(size, size)}
         timer = Timer("x @ y", globals=pair, timer=time.thread_time)
         quick[size] = min(timer.timeit(2**20 // size**2 or 1).mean for _ in range(5))
-    return np.log(quick[1024] / quick[128]) / np.log(1024 / 128)
+    return math.log(quick[1024] / quick[128]) / math.log(1024 / 128)
 
 
-thread = "thread CPU time"
 check_timing("time grows about as n³", slope, above=2.5, clock=thread, attempts=3)
 check_timing("time grows about as n³", slope, below=4, clock=thread, attempts=3)
 
 # %%
 # The hardware's peak
 # -------------------
-# A device's *peak* rate is the most FLOP/s its arithmetic units can deliver:
-# the operations each unit completes per clock cycle, times the units, times
-# the clock. A CPU's depends on its vector instructions, its core count and a
-# clock that varies with load and temperature, so this page does not guess
-# it. NVIDIA's datasheets give the peaks of its data-centre GPUs for each
-# kind of arithmetic. The table below holds the dense peaks that an ordinary
-# product can approach of the H100 and the H200 (which has the H100 SXM's
-# compute units), by the name that :func:`torch.cuda.get_device_name`
-# reports. A measured rate above the peak means that the measurement is
-# broken: most often, the clock was read before the GPU had finished.
+# Here "clock" has a second meaning: a signal that paces a chip's steps.
+# Each tick starts a *clock cycle*; the ticks a second are the *clock
+# frequency*. The *arithmetic units* are the circuits that do the sums.
 #
-# .. detail:: Peaks with sparsity
+# A device's *peak* rate is the most FLOP/s its arithmetic units can
+# deliver. It is the operations each unit completes per clock cycle, times
+# the number of units, times the clock frequency.
 #
-#    The datasheets give the peaks of the Tensor Cores (TF32 and below)
-#    *with sparsity*: for products where two of every four numbers of one
-#    matrix are zero, and "1/2 lower without sparsity". The table's TF32
-#    figures are theirs halved.
-PEAK_FLOPS = {
-    "NVIDIA H100 80GB HBM3": {"fp32": 67e12, "tf32": 495e12},
-    "NVIDIA H200": {"fp32": 67e12, "tf32": 495e12},
-    "NVIDIA H100 PCIe": {"fp32": 51e12, "tf32": 378e12},
-}
-name = device_name(device)
-print(f"{name}: {PEAK_FLOPS.get(name, 'no published peak in this table')}")
-
-# %%
-# CPU against GPU
-# ---------------
-# A fair race between CPU and GPU lets each use all its hardware (the CPU
-# all its threads) and counts the copies: :term:`tensors <tensor>` made on the
-# CPU must be copied to the GPU (:meth:`~torch.Tensor.to`), and the result
-# back. On a machine with a CUDA GPU, this cell times a small and a large
-# product on the CPU, on the GPU with the inputs there, and as a round trip
-# (copies there, product, copy back). On a GPU attached by PCIe, as are those
-# in the table above, the copies cannot be quicker than the link: a PCIe 5.0
-# x16 link carries about 64 GB/s each way, so the round trip's extra time
-# is more than the bytes copied would take at 200 GB/s. The GPU's
-# rate is compared with its peak for the arithmetic it used: on NVIDIA GPUs
-# from the Ampere generation on, cuBLAS can run a float32 product in
-# :term:`TF32`, less precise and, on data-centre GPUs such as the H100,
-# several times faster. PyTorch does so only when
-# asked: :func:`torch.set_float32_matmul_precision` with ``"high"`` or
-# ``"medium"``, as below. With the default, ``"highest"``, the product runs
-# in fp32.
-#
-# .. detail:: A second way to ask
-#
-#    Recent versions (2.13 among them) have a second way to ask for TF32,
-#    ``torch.backends.cuda.matmul.fp32_precision = "tf32"``. Use one way or
-#    the other: after the new one, reading the setting the old way, as this
-#    cell does, raises an error.
-if torch.cuda.is_available():
-
-    def round_trip(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-        return (a.to(device) @ b.to(device)).cpu()
-
-    setting = torch.get_float32_matmul_precision()
-    precision = "fp32" if setting == "highest" else "tf32"
-    peak = PEAK_FLOPS.get(name, {}).get(precision)
-    print(f"matmul precision {setting!r}: {precision}")
-    for n in (512, 4096):
-        a, b = torch.randn(n, n), torch.randn(n, n)
-        a_gpu, b_gpu = a.to(device), b.to(device)
-        cpu = benchmark(partial(torch.matmul, a, b), label="CPU, all threads")
-        gpu = benchmark(partial(torch.matmul, a_gpu, b_gpu), label="GPU", device=device)
-        trip = benchmark(
-            partial(round_trip, a, b), label="GPU round trip", device=device
-        )
-        rate = matmul_flop(n, n, n) / gpu.median
-        share = "peak unknown" if peak is None else f"{rate / peak:.0%} of its peak"
-        print(f"n={n}:", cpu, gpu, trip, sep="\n  ")
-        print(f"  GPU rate: {rate / 1e12:.1f} TFLOP/s in {precision} ({share})")
-        print(
-            f"  CPU time / GPU time: {cpu.median / gpu.median:.1f}, "
-            f"with the copies: {cpu.median / trip.median:.1f}"
-        )
-        copied = 3 * a.nbytes  # a and b to the GPU, their product back
-        bandwidth = copied / (trip.median - gpu.median)
-        print(f"  copies: {copied / 1e6:.0f} MB at {bandwidth / 1e9:.0f} GB/s")
-        wall = "wall clock"  # on a GPU, the time until its queue is done
-        if name in PEAK_FLOPS:  # attached by PCIe
-            claim = "the copies go no faster than the link"
-            check_timing(claim, bandwidth / 1e9, below=200, clock=wall)
-        if peak is not None:
-            claim = "no rate above the peak: timing is not broken"
-            check_timing(claim, rate / peak, below=1, clock=wall)
-else:
-    print("No CUDA GPU here (torch.cuda.is_available() is False): only the CPU")
-    print("times above were measured.")
-
-# %%
-# .. check:: after ``fp32_precision = "tf32"``, reading the setting the old way raises
-import subprocess
-import sys
-
-mixed = (
-    "import torch\n"
-    "matmul = torch.backends.cuda.matmul\n"
-    "if not hasattr(matmul, 'fp32_precision'):  # versions without the new way\n"
-    "    raise SystemExit('no fp32_precision')\n"
-    "matmul.fp32_precision = 'tf32'\n"
-    "torch.get_float32_matmul_precision()\n"
-)
-ran = subprocess.run(
-    [sys.executable, "-c", mixed], capture_output=True, text=True, check=False
-)
-assert ran.returncode != 0, ran.stdout
-assert "no fp32_precision" in ran.stderr or "RuntimeError" in ran.stderr, ran.stderr
-
-# %%
-# On an NVIDIA GPU of the Ampere generation or later (compute capability 8.0
-# and up), this cell times the n=4096 product with the default setting and
-# with TF32 allowed, and measures both results against a float64 product of
-# the same matrices.
-nvidia = torch.cuda.is_available() and torch.version.cuda is not None
-if nvidia and torch.cuda.get_device_capability() >= (8, 0):
-    exact = a_gpu.double() @ b_gpu.double()
-    times, errors = {}, {}
-    try:
-        for setting in ("highest", "high"):
-            torch.set_float32_matmul_precision(setting)
-            timing = benchmark(partial(torch.matmul, a_gpu, b_gpu), device=device)
-            error = (a_gpu @ b_gpu - exact).abs().max() / exact.abs().max()
-            times[setting], errors[setting] = timing.median, error.item()
-            print(f"{setting!r}: {timing}, relative error {error:.1e}")
-    finally:
-        torch.set_float32_matmul_precision("highest")
-    if "tf32" in PEAK_FLOPS.get(name, {}):  # the H100 and H200
-        tf32_share = times["high"] / times["highest"]
-        claim = "TF32 is several times faster"
-        check_timing(claim, tf32_share, below=0.5, clock="wall clock")
-else:
-    print("No NVIDIA GPU of the Ampere generation or later here: no TF32 to time.")
-
-# %%
-# .. check:: TF32 is less precise: over ten times the error of the float32 product
-if nvidia and torch.cuda.get_device_capability() >= (8, 0):
-    assert errors["high"] > 10 * errors["highest"], "TF32 is less precise"
+# A CPU's peak depends on how many numbers one instruction handles, on
+# its cores, and on a clock that changes with load and temperature. So this
+# page compares each rate with the best one it measured. GPU makers
+# publish their GPUs' peaks:
+# :ref:`sphx_glr_auto_examples_performance_plot_52_matrix_products_on_a_gpu.py`
+# compares a GPU's measured rate with them.
 
 # %%
 # Summary
 # -------
-# - A product of an m-by-k and a k-by-n matrix takes 2·m·k·n floating-point
-#   operations, as PyTorch's flop counter also counts; of two n-by-n
-#   matrices, 2·n³.
-# - That work divided by the median time is the rate in FLOP/s. Small
-#   products reach a fraction of the best rate: fixed costs outweigh their
-#   work.
-# - A device's peak bounds the rate; a rate above it means a broken
-#   measurement. NVIDIA publishes its GPUs' peaks for each kind of
-#   arithmetic; a CPU's depends on its clock, cores and vector units.
-# - A fair race between CPU and GPU counts the copies. On NVIDIA GPUs from
-#   Ampere on, ``torch.set_float32_matmul_precision("high")`` lets float32
-#   products run in TF32: faster, and less precise.
+# - A product of an m-by-k and a k-by-n matrix takes 2·m·k·n FLOP.
+#   ``FlopCounterMode`` counts matrix products the same way.
+# - The work divided by the median time is the rate, in FLOP/s.
+# - A small product reaches a sliver of the best rate: a fixed cost per
+#   call outweighs its work.
+# - From n = 128 up, the time of an n-by-n product grows about as n³.
+# - A device's peak is the most FLOP/s it can run.
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_03_profiling.py`
-# finds where a training loop spends its time. The helpers this page imports
-# are documented in :doc:`/api`.
+# finds where a training loop spends its time. The helpers this page
+# imports are documented in :doc:`/api`.
 
 # %%
 # .. _exercises-performance-02:
 #
 # Exercises
 # ---------
-# Each solution hides behind a toggle, and the check after it says whether an
-# answer is right. Exercise 1 times two float32 matrices with the
-# :class:`~torch.utils.benchmark.Timer` of
-# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`;
-# Exercise 2 counts the work of a small network:
+# Each solution hides behind a toggle, and the check after it says whether
+# an answer is right. This cell makes the exercises' matrices and network:
 torch.manual_seed(0)
 a, b = torch.randn(256, 256), torch.randn(256, 256)
 net = nn.Sequential(nn.Linear(64, 128), nn.ReLU(), nn.Linear(128, 10))
 
 # %%
-# **Exercise 1.** Make ``measurement``: the
-# :class:`~torch.utils.benchmark.Measurement` that a ``Timer`` of the statement
-# ``"a @ b"``, with ``globals={"a": a, "b": b}`` and one thread, returns from
-# ``blocked_autorange(min_run_time=0.05)``; and ``rate``: the floating-point
-# operations per second (a ``float``) of its median, the work counted by hand.
+# **Exercise 1.** Time ``a @ b`` with the timing page's
+# :class:`~torch.utils.benchmark.Timer`: the statement ``"a @ b"``,
+# ``globals={"a": a, "b": b}`` and one thread. Make ``measurement``: the
+# :class:`~torch.utils.benchmark.Measurement` that its
+# ``blocked_autorange(min_run_time=0.05)`` returns. Then make ``rate``: the
+# FLOP/s of its median, a ``float``, with the work counted by hand.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
-timer = Timer("a @ b", globals={"a": a, "b": b})
+timer = Timer("a @ b", globals={"a": a, "b": b})  # one thread by default
 measurement = timer.blocked_autorange(min_run_time=0.05)
 rate = 2 * 256**3 / measurement.median  # 2·m·k·n operations
 print(f"{rate / 1e9:.1f} GFLOP/s")
@@ -343,9 +332,14 @@ print(f"{rate / 1e9:.1f} GFLOP/s")
 #    </details>
 
 # %%
-# The check runs the timed statement again and compares its result times a
-# vector ``v`` with ``a @ (b @ v)``, in float64; one CPU thread stays far
-# below 10¹³ float32 FLOP/s (10 TFLOP/s):
+# The check reads what the Measurement recorded: ``task_spec.stmt`` is the
+# statement, ``task_spec.num_threads`` the threads, ``raw_times`` each
+# block's time. Those add up to at least ``min_run_time``. The check runs
+# the statement again, and says which name it lacked if it fails. It
+# compares the result with ``a @ b`` after multiplying both by a vector
+# ``v``, in float64. The brackets in ``a @ (b @ v)`` make that cheap: two
+# matrix-vector products, no matrix product. ``atol=1e-2`` allows for
+# float32's rounding. One CPU thread stays far below 10¹³ float32 FLOP/s.
 assert isinstance(rate, float), "Exercise 1: rate is not a float"
 is_measurement = isinstance(measurement, torch.utils.benchmark.Measurement)
 assert is_measurement, "Exercise 1: measurement is not a Measurement from a Timer"
@@ -368,10 +362,10 @@ assert 0 < rate < 1e13, "Exercise 1: a rate no CPU thread can reach"
 print("Exercise 1: right")
 
 # %%
-# **Exercise 2.** Predict, without running a counter, how many floating-point
-# operations ``FlopCounterMode`` counts for one forward pass of ``net`` on a
-# :term:`batch` of 32 inputs (an ``nn.Linear`` is a matrix product plus a
-# bias), and make ``answer``: that number, an ``int`` worked out by hand.
+# **Exercise 2.** Predict how many FLOP ``FlopCounterMode`` counts for one
+# forward pass of ``net`` on a :term:`batch` of 32 inputs. An ``nn.Linear``
+# is a matrix product plus a bias. Make ``answer``: that number, an ``int``
+# worked out by hand, without running a counter.
 #
 # .. raw:: html
 #

@@ -29,7 +29,8 @@ print(environment_summary(device))
 # --------------------
 # A model in PyTorch is an instance of a subclass of :class:`torch.nn.Module`.
 # Its ``__init__`` creates the layers and stores them as attributes, which
-# registers them, and their parameters, with the module;
+# registers them, and their :term:`parameters <parameter>`, with the
+# :term:`module`;
 # :meth:`~torch.nn.Module.forward` says how an input flows through them.
 # There is no ``backward`` to write: autograd records the forward pass and
 # differentiates it.
@@ -381,7 +382,7 @@ else:
 # of the model there and runs it on the moved input; the logits agree with
 # the CPU's to rounding: a GPU may add the terms of a product in another
 # order. Whether it is faster depends on the size of the work:
-# :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`
+# :ref:`sphx_glr_auto_examples_performance_plot_52_matrix_products_on_a_gpu.py`
 # times matrix products of two sizes on both.
 #
 # .. detail:: Device names

@@ -70,7 +70,8 @@ class Timing:
     threads : int
         Number of threads PyTorch used while timing.
     device : str
-        Device the code ran on, for example ``"cpu"`` or ``"cuda:0"``.
+        The device named to :func:`benchmark`, whose queued work was waited
+        for, for example ``"cpu"`` or ``"cuda:0"``.
     clock : str, default "wall clock"
         What the times are: ``"wall clock"`` or ``"thread CPU time"`` (see
         :data:`CLOCKS`). Printed when it is not the wall clock.
@@ -147,7 +148,8 @@ def benchmark(
         What is timed; printed with the result.
     device : str or torch.device, default "cpu"
         The device `fn` computes on; it is synchronised before every reading
-        of the clock. Must be a device on this machine.
+        of the clock. Must be a device on this machine. Name it for code
+        that runs on a GPU: only the device named here is waited for.
     threads : int, optional
         The number of threads PyTorch may use while timing; by default
         :func:`torch.get_num_threads`. The setting is restored afterwards.
