@@ -30,18 +30,9 @@ from sitebuild import GALLERY, ROOT
 #: "Learnable in order"): the rules below skip them.
 AWAITING_REWRITE = frozenset(
     {
-        "docs/about.md",
-        "docs/environment.md",
-        "docs/glossary.md",
-        "docs/index.md",
-        "docs/introduction.md",
-        "docs/cheatsheet.md",
         *(
             f"gallery/{page}"
             for page in (
-                "gradients/plot_01_automatic_differentiation.py",
-                "gradients/plot_02_linear_algebra.py",
-                "gradients/plot_90_gradient_exercises.py",
                 "training/plot_01_building_a_model.py",
                 "training/plot_02_datasets_and_loaders.py",
                 "training/plot_03_training_loop.py",
@@ -54,19 +45,12 @@ AWAITING_REWRITE = frozenset(
                 "training/plot_10_distributed_training.py",
                 "training/plot_90_training_exercises.py",
                 "training/plot_91_more_training_exercises.py",
-                "performance/plot_01_timing_pytorch_code.py",
-                "performance/plot_02_matrix_products_and_peak.py",
-                "performance/plot_03_profiling.py",
-                "performance/plot_04_mixed_precision.py",
                 "performance/plot_05_torch_compile.py",
-                "performance/plot_06_recompiles_and_graph_breaks.py",
-                "performance/plot_90_performance_exercises.py",
                 "errors/plot_01_tensor_errors.py",
                 "errors/plot_02_autograd_errors.py",
                 "errors/plot_03_training_errors.py",
                 "errors/plot_04_data_and_saving_errors.py",
                 "errors/plot_05_device_errors.py",
-                "tensors/plot_90_tensor_exercises.py",
             )
         ),
     }
