@@ -45,7 +45,6 @@ AWAITING_REWRITE = frozenset(
                 "training/plot_10_distributed_training.py",
                 "training/plot_90_training_exercises.py",
                 "training/plot_91_more_training_exercises.py",
-                "performance/plot_05_torch_compile.py",
                 "errors/plot_01_tensor_errors.py",
                 "errors/plot_02_autograd_errors.py",
                 "errors/plot_03_training_errors.py",
