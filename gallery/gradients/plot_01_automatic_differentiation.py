@@ -99,12 +99,13 @@ assert w1.float().is_leaf
 # ``tensors``. ``x1 * w1`` has none.
 #
 # The arrows follow the :term:`forward pass`, the computation from the
-# inputs to the loss. ``x1`` and ``y`` need no gradient, so they have no node.
+# inputs to the loss. ``x1`` and ``y`` need no gradient, so they have no
+# node.
 #
 # Each leaf that requires gradients gets an ``AccumulateGrad`` node. It
 # adds the gradient into the leaf's :attr:`~torch.Tensor.grad`. A
-# :term:`backward pass` follows the arrows in reverse. At each node it applies the chain
-# rule, worked by hand below.
+# :term:`backward pass` follows the arrows in reverse. At each node it
+# applies the chain rule, worked by hand below.
 #
 # .. detail:: The links themselves
 #

@@ -48,18 +48,18 @@ print(environment_summary(device))
 # %%
 # Compile a function
 # ------------------
-# The function below is the GELU activation of
-# :func:`torch.nn.functional.gelu` with ``approximate="tanh"``, written out
-# as in GPT-2's code. It takes eight :term:`element-wise` operations, one of
-# them :func:`torch.tanh`, the hyperbolic tangent. Run as usual, or
-# *eagerly*, each operation is a :term:`kernel` of its own. It reads whole
-# tensors and writes a new one.
+# The function below is GELU, a nonlinearity that can take ReLU's place in a
+# model. It is :func:`torch.nn.functional.gelu` with ``approximate="tanh"``,
+# written out as in GPT-2's code. It takes eight :term:`element-wise`
+# operations, one of them :func:`torch.tanh`, the hyperbolic tangent. Run as
+# usual, or *eagerly*, each operation is a :term:`kernel` of its own. It
+# reads whole tensors and writes a new one.
 #
 # :func:`torch.compile` returns a new function and compiles nothing yet.
 # The first call compiles, in two steps:
 #
-# 1. *Dynamo* reads the function's Python bytecode. It records the tensor
-#    operations as a graph.
+# 1. *Dynamo* reads the function's *bytecode*, the instructions Python
+#    compiled it to. It records the tensor operations as a graph.
 # 2. A *backend* turns the graph into code. The default one, *inductor*,
 #    fuses the operations into one kernel: :term:`kernel fusion`. On the
 #    CPU, it writes that kernel in C++, compiles it and loads it.
@@ -79,10 +79,9 @@ assert sum(node.op == "call_function" for node in traced) == 8
 # -------------------------
 # Inductor keeps what it compiles in a cache on disk: by default, a folder
 # ``torchinductor_<user>`` in the temporary folder. How long a first call
-# takes depends on what that folder holds. So the page runs a small program
-# twice, each time in a new Python process. The first run starts with an
-# empty cache. The second finds the cache that the first one filled. The
-# program compiles ``gelu``, times its first call and prints the seconds.
+# takes depends on what that folder holds. So a small program runs twice,
+# each time in a new Python process: first with an empty cache, then a full
+# one. It prints the seconds that ``compiled_gelu``'s first call takes.
 program = """
 import time
 import torch
@@ -104,13 +103,15 @@ print(time.perf_counter() - tic)
 #   ``TMPDIR`` set to the new folder. It drops ``TORCHINDUCTOR_CACHE_DIR``,
 #   which would move the cache.
 # - ``empty_over_full`` empties it: ``shutil.rmtree`` deletes what
-#   ``iterdir`` lists. Then it runs the program twice with
-#   :func:`subprocess.run` and ``sys.executable``, this page's Python.
-#   ``stdout`` is what the program printed.
+#   ``iterdir`` lists. Then :func:`subprocess.run` hands the program, a
+#   string, to ``sys.executable``, this page's Python, after ``"-c"``.
+#   ``capture_output=True, text=True`` keeps what it printed as the string
+#   ``stdout``; ``check=True`` raises an error if it fails.
 #
-# ``check_timing`` measures once more if the ratio misses its bound. Its
-# ``value`` is the ratio. The C++ compiler runs as a process of its own, so
-# the check reads the wall clock.
+# ``check_timing`` gets the function and ``attempts=2``: it runs it again
+# if the ratio, its ``value``, misses the bound. The program reads the wall
+# clock, ``time.perf_counter``: the thread's CPU time would miss the C++
+# compiler, a process of its own.
 cache_folder = tempfile.TemporaryDirectory(prefix="compile-page-")
 env = {**os.environ, "TMPDIR": cache_folder.name}
 env.pop("TORCHINDUCTOR_CACHE_DIR", None)  # so that the whole cache is in TMPDIR
@@ -138,11 +139,11 @@ print(f"empty cache / full cache: {ratio:.1f}")
 
 
 # %%
-# With an empty cache, the first call also sets up the compiler. Inductor
-# compiles small test programs that find which *vector instructions* the
+# With an empty cache, the first call also sets up the compiler. Among
+# other steps, inductor compiles small test programs. They check that the
+# compiler and this PyTorch can use each set of *vector instructions* the
 # CPU has. Such an instruction works on several numbers at once. Then
-# inductor compiles the kernel. The second run found both in the folder, so
-# its first call was quicker.
+# inductor compiles the kernel. The second run found both compiled.
 #
 # Now this page's own process uses that folder too. ``glob`` finds it, and
 # ``TORCHINDUCTOR_CACHE_DIR`` names it for inductor. ``compiled_gelu``
@@ -151,16 +152,25 @@ print(f"empty cache / full cache: {ratio:.1f}")
 # .. detail:: A full cache saves less in PyTorch 2.4
 #
 #    A full cache holds the compiled kernels. In 2.13 it also holds the code
-#    inductor wrote for the whole graph: its *FX graph cache*. That cache is
-#    off by default in 2.4. So with 2.4, a process that finds a full cache
-#    writes the graph's code again. It skips only compiling that code.
+#    inductor wrote for the whole :term:`FX graph`: its *FX graph cache*.
+#    That cache is off by default in 2.4. So with 2.4, a process that finds
+#    a full cache writes the graph's code again, but finds its kernels.
 #
 # .. detail:: The precompiled header
 #
-#    Recent releases, 2.13 among them, also compile a C++ header in the
-#    set-up. Every kernel includes that header. Inductor keeps it in its
-#    default folder, under ``TMPDIR``, whatever ``TORCHINDUCTOR_CACHE_DIR``
-#    says.
+#    A C++ *header* is a file of declarations that C++ code includes. Every
+#    kernel includes one large header. Recent releases, 2.13 among them,
+#    compile it once in the set-up, for all kernels to use. Inductor keeps
+#    it in its default folder. That is in the temporary folder as it was
+#    when inductor loaded, whatever ``TORCHINDUCTOR_CACHE_DIR`` says.
+#
+# .. detail:: Without vector instructions
+#
+#    ``ATEN_CPU_CAPABILITY=default`` makes eager PyTorch use its plainest
+#    CPU kernels. These skip the vector instructions of AVX2 and newer. In
+#    2.13, inductor then writes kernels without vector code too. Those need
+#    not beat eager. Inductor in 2.4 ignores the variable. To try it, set it
+#    and a new, empty ``TORCHINDUCTOR_CACHE_DIR`` before starting Python.
 (inductor_folder,) = Path(cache_folder.name).glob("torchinductor_*")
 os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(inductor_folder)
 torch.manual_seed(0)
@@ -178,6 +188,8 @@ written = list(Path(cache_folder.name).rglob("*"))
 probes = [f for f in written if f.suffix == ".cpp" and "_chk_kernel" in f.read_text()]
 assert probes, "the first run compiled test programs for vector instructions"
 codecache, config = torch._inductor.codecache, torch._inductor.config  # loaded
+usable = getattr(torch._inductor, "cpu_vec_isa", codecache).valid_vec_isa_list()
+assert len(probes) >= len(usable), "a test program for each usable set"
 if getattr(config, "cpp_cache_precompile_headers", False):
     assert any(f.suffix == ".gch" for f in written), "and precompiled a header"
 
@@ -188,6 +200,16 @@ if hasattr(codecache, "cache_dir"):
 if hasattr(codecache, "_HEADER_DIR"):  # 2.13: the header is in the default folder
     assert codecache._HEADER_DIR.startswith(tempfile.gettempdir())
     assert not codecache._HEADER_DIR.startswith(str(inductor_folder))
+
+# %%
+# .. check:: ``ATEN_CPU_CAPABILITY=default`` drops inductor's vector code in 2.13
+from unittest import mock
+
+isa = getattr(torch._inductor, "cpu_vec_isa", torch._inductor.codecache)
+if isa.valid_vec_isa_list() and not (2, 5) <= torch.__version__ < (2, 13):
+    with mock.patch.dict(os.environ, {"ATEN_CPU_CAPABILITY": "default"}):
+        plainest = isa.pick_vec_isa()
+    assert bool(plainest) == (torch.__version__ < (2, 5)), plainest
 
 # %%
 # .. check:: the FX graph cache is on by default in 2.13, off in 2.4
@@ -233,27 +255,19 @@ cpu = "thread CPU time"
 check_timing("the compiled function is quicker", speedup, above=1.2, clock=cpu)
 
 # %%
-# Here the compiled function is more than 1.2 times as fast, on this
-# machine and at this size. Part of the gain is fusion. Eager runs eight
-# kernels, each reading and writing at least 4 MB. The fused kernel reads
-# ``x`` once and writes once.
+# Part of the gain is fusion. Eager runs eight kernels, each reading and
+# writing at least 4 MB. The fused kernel reads ``x`` once and writes once.
 #
-# Part need not come from fusion: the fused kernel computes ``tanh``
-# itself. So ``tanh`` alone, with nothing to fuse, can run at another speed
-# too. Here:
+# Another part can come from ``tanh``. The fused kernel computes ``tanh``
+# in its own loop, not with eager's ``tanh`` kernel. So below, ``tanh``
+# alone is compiled and timed, with nothing to fuse. The last line divides
+# eager's time by compiled's: above 1, inductor's ``tanh`` is the quicker.
 #
 # .. detail:: Inductor's tanh by version
 #
-#    Inductor's kernel computes ``tanh`` from ``exp`` in PyTorch 2.4. In
-#    2.13 it calls the vectorised ``tanh`` of ATen, PyTorch's library of
-#    eager kernels.
-#
-# .. detail:: Without vector instructions
-#
-#    ``ATEN_CPU_CAPABILITY=default`` makes eager PyTorch use its plainest
-#    CPU kernels, not those built for AVX2 and newer. In 2.13, inductor then
-#    writes kernels without vector code, which need not beat eager. Inductor
-#    in 2.4 ignores the variable. To try it, use a new, empty cache folder.
+#    In PyTorch 2.4, inductor's vector code computes ``tanh`` from ``exp``.
+#    In 2.13 it calls, by default, the vectorised ``tanh`` of ATen,
+#    PyTorch's library of eager kernels.
 compiled_tanh = torch.compile(torch.tanh)
 alone = quickest({"eager": torch.tanh, "compiled": compiled_tanh}, x)
 print(f"tanh alone: compiled is {alone['eager'] / alone['compiled']:.1f} times as fast")
@@ -266,21 +280,12 @@ assert x.numel() * x.element_size() == 4 * 10**6
 # .. check:: compiled ``tanh`` agrees with eager
 torch.testing.assert_close(compiled_tanh(x), torch.tanh(x))
 
+
 # %%
 # .. check:: inductor computes ``tanh`` from ``exp`` in 2.4, not in 2.13
 if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # exp, or not
     decompose = getattr(torch._inductor.config.cpp, "use_decompose_tanh", True)
     assert decompose == (torch.__version__ < (2, 5))
-
-# %%
-# .. check:: ``ATEN_CPU_CAPABILITY=default`` drops inductor's vector code in 2.13
-from unittest import mock
-
-isa = getattr(torch._inductor, "cpu_vec_isa", torch._inductor.codecache)
-if isa.valid_vec_isa_list() and not (2, 5) <= torch.__version__ < (2, 13):
-    with mock.patch.dict(os.environ, {"ATEN_CPU_CAPABILITY": "default"}):
-        plainest = isa.pick_vec_isa()
-    assert bool(plainest) == (torch.__version__ < (2, 5)), plainest
 
 # %%
 # When compiling pays off
@@ -290,8 +295,8 @@ if isa.valid_vec_isa_list() and not (2, 5) <= torch.__version__ < (2, 13):
 # ``first_call - eager`` more than an eager call. When the compiled function
 # is the quicker one, as here, each later call saves ``eager - compiled``.
 # So it is ahead after ``(first_call - eager) / (eager - compiled)`` later
-# calls, worked out here for both caches. The first calls were timed on the
-# wall clock, so the later calls are too: ``clock=time.perf_counter``.
+# calls, worked out here for both caches. Like the first calls, the later
+# ones are timed on the wall clock: ``clock=time.perf_counter``.
 walls = quickest({"eager": gelu, "compiled": compiled_gelu}, x, clock=time.perf_counter)
 claim = "compiled is quicker in wall-clock time too"
 check_timing(claim, walls["eager"] / walls["compiled"], above=1, clock=wall)
@@ -309,8 +314,9 @@ for state, calls in break_even.items():
 # their number. ``torch.logspace`` spreads 200 numbers evenly on a log
 # scale, from 1 to 30 times the empty-cache break-even. It takes powers of
 # ten, and ``torch.log10`` gives the last one. Compiled starts at its first
-# call's cost and catches up at the dotted break-even point. A job with
-# fewer calls than that is quicker eager.
+# call's cost and catches up at the dotted line. That line is one call
+# after the break-even, as the x-axis counts the first call too. A job with
+# fewer calls is quicker eager.
 n_calls = torch.logspace(0, torch.log10(torch.tensor(30 * break_even["empty"])), 200)
 fig, ax = plt.subplots(figsize=(6, 3.6), layout="constrained")
 ax.plot(n_calls, n_calls * walls["eager"], color=PALETTE[5], label="eager")
@@ -370,8 +376,7 @@ assert any(code.count("extern_kernels.addmm(") == 3 for code in graph_codes)
 
 # %%
 # The model's first call compiled new code, yet took less than the
-# empty-cache first call: the test programs were compiled already. Eager and
-# compiled ran within a factor of two; the last line says which was quicker.
+# empty-cache first call: this process had set up the compiler already.
 #
 # Summary
 # -------
@@ -382,11 +387,10 @@ assert any(code.count("extern_kernels.addmm(") == 3 for code in graph_codes)
 # - A chain of element-wise operations, fused into one kernel, ran over 1.2
 #   times as fast here. A model of matrix products ran within a factor of two
 #   of eager.
-# - Compare the quickest of several runs, on your machine and sizes.
 #
 # Next, :ref:`sphx_glr_auto_examples_performance_plot_06_recompiles_and_graph_breaks.py`
-# shows when a compiled function compiles again, and how to find and remove
-# the places where Dynamo cannot record it.
+# shows when a compiled function compiles again, and where Dynamo cannot
+# record it.
 
 # %%
 # .. check:: the page removes its cache folder and the variable that names it

@@ -104,7 +104,6 @@ print(table)
 # %%
 # A Compare table heads each group of rows with ``1 threads:`` and so on.
 # The check splits the other lines at ``|``: row names stand left of it.
-# Without a ``sub_label``, each row is named by its statement.
 assert isinstance(table, str), f"Exercise 2: a {type(table).__name__}, not a str"
 assert "0x" not in table, "Exercise 2: table holds 0x, the start of an address"
 for threads in (1, 2):
@@ -114,7 +113,8 @@ assert cells, "Exercise 2: table has no line with a | in it"
 columns = [cell.strip() for cell in cells[0][1:]]
 assert columns == ["sum"], f"Exercise 2: the columns are {columns}, not ['sum']"
 rows = [line[0].strip() for line in cells[1:]]
-assert rows == ["numbers.sum()"] * 2, f"Exercise 2: rows {rows}, not numbers.sum()"
+named = "numbers.sum(), with no sub_label to name the rows"
+assert rows == ["numbers.sum()"] * 2, f"Exercise 2: rows {rows}, not {named}"
 print("Exercise 2: right")
 
 # %%
@@ -341,14 +341,14 @@ for sample in torch.tensor([[1.0, -3.0, 5.0], [1.0, -5.0, 3.0], [1.0, -1.0, 0.0]
 print("Exercise 7: right")
 
 # %%
-# **Exercise 8.** Start with ``torch._dynamo.reset()``: Dynamo keeps the
-# code it compiled for :func:`torch.cos` from one ``torch.compile`` of it
-# to the next. Make ``graphs`` and ``counting_backend`` as on the lesson
-# page: the backend appends each graph to ``graphs`` and returns its
-# ``forward``. Make ``compiled``: ``torch.cos`` compiled with that backend
-# and ``dynamic=False``. Call it on float32 tensors of 3, 4 and 5 elements,
-# then on a float64 tensor of 3. First make ``predicted_graphs``: how many
-# graphs ``graphs`` will then hold.
+# **Exercise 8.** Count the graphs of a compiled :func:`torch.cos`:
+#
+# 1. Call ``torch._dynamo.reset()``. Else Dynamo keeps ``torch.cos`` code from before.
+# 2. Make ``graphs`` and ``counting_backend`` as on the lesson page. The
+#    backend appends each graph to ``graphs`` and returns its ``forward``.
+# 3. Make ``compiled``: ``torch.cos`` compiled with it and ``dynamic=False``.
+# 4. Make ``predicted_graphs``: how many graphs step 5 will make.
+# 5. Call it on float32 tensors of 3, 4 and 5 elements, then a float64 one of 3.
 #
 # .. raw:: html
 #

@@ -180,20 +180,20 @@ print("Exercise 5: right")
 # %%
 m = torch.tensor([[1.0, 2, 6], [0, 4, 8], [3, 3, 3]])
 centred = m - m.mean(dim=1, keepdim=True)  # the means as a (3, 1) column
-# Without keepdim, the 3 means line up with the 3 columns: column j loses the
-# mean of row j. With 2 rows and 3 columns, the 2 means would not fit: it raises.
+# Without keepdim, column j loses row j's mean: 3 means fit 3 columns; 2 would not.
 # %%
 # .. raw:: html
 #
 #    </details>
 rows = [[1.0, 2, 6], [0, 4, 8], [3, 3, 3]]
 assert isinstance(centred, torch.Tensor), "Exercise 6: centred is not a tensor"
-expected = [[v - sum(row) / len(row) for v in row] for row in rows]
-assert centred.tolist() == expected, f"Exercise 6: {centred.tolist()}, not {expected}"
+got, expected = centred.tolist(), [[v - sum(r) / 3 for v in r] for r in rows]
+by_column = [[v - sum(rows[j]) / 3 for j, v in enumerate(row)] for row in rows]
+assert got != by_column, "Exercise 6: column j lost row j's mean; try keepdim=True"
+assert got == expected, f"Exercise 6: {got}, not {expected}"
 print("Exercise 6: right")
 # %%
 # .. check:: the solution's comment on ``m - m.mean(dim=1)`` holds
-by_column = [[v - sum(rows[j]) / 3 for j, v in enumerate(row)] for row in rows]
 assert (torch.tensor(rows) - torch.tensor(rows).mean(dim=1)).tolist() == by_column
 try:
     torch.ones(2, 3) - torch.ones(2, 3).mean(dim=1)  # 2 means, 3 columns
