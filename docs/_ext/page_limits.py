@@ -58,6 +58,7 @@ from typing import Any
 
 from sphinx.application import Sphinx
 from sphinx.errors import SphinxError
+from timing_records import cpu_stall_seconds
 
 #: Seconds between a page's hard limit and the backstop that ends the
 #: process running it, for a page that the limit's exception did not stop.
@@ -66,33 +67,6 @@ BACKSTOP_GRACE_SECONDS = 10.0
 #: At most this many times its hard limit, on the clock, a page is given
 #: while the machine keeps processes waiting for a CPU.
 MOST_STRETCH = 4.0
-
-#: Linux's pressure-stall information for the CPU.
-CPU_PRESSURE = Path("/proc/pressure/cpu")
-
-
-def cpu_stall_seconds(path: Path = CPU_PRESSURE) -> float | None:
-    """Seconds, since boot, in which some process waited for a CPU; None if unknown.
-
-    >>> import tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     sample = Path(folder) / "cpu"
-    ...     _ = sample.write_text("some avg10=1.00 avg60=0.50 total=2500000")
-    ...     cpu_stall_seconds(sample), cpu_stall_seconds(Path(folder) / "none")
-    (2.5, None)
-    """
-    try:
-        first = path.read_text().splitlines()[0].split()
-    except (OSError, IndexError):
-        return None
-    fields = dict(field.split("=", 1) for field in first[1:] if "=" in field)
-    if first[0] != "some" or "total" not in fields:
-        return None
-    try:
-        return int(fields["total"]) / 1e6  # microseconds
-    except ValueError:
-        return None
-
 
 # The build's process hands the limits to the processes that run the pages
 # through their environment: loky's workers never read conf.py, and they

@@ -21,6 +21,10 @@ and waited for). The time budget of a page is checked against
 is less. A page that was slow only because the machine was busy is not a
 slow page. The price: a page that is slow because it waits (sleeps, or
 reads a slow disk) rather than computes is held to its hard limit only.
+
+:func:`cpu_stall_seconds` reads how long, machine-wide, some process has
+waited for a CPU (Linux's ``/proc/pressure/cpu``); the hard limit
+(``page_limits.py``) leaves that time out.
 """
 
 from __future__ import annotations
@@ -52,6 +56,33 @@ def run_queue_wait() -> float | None:
     try:
         return int(path.read_text().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
+        return None
+
+
+#: Linux's pressure-stall information for the CPU.
+CPU_PRESSURE = Path("/proc/pressure/cpu")
+
+
+def cpu_stall_seconds(path: Path = CPU_PRESSURE) -> float | None:
+    """Seconds, since boot, in which some process waited for a CPU; None if unknown.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     sample = Path(folder) / "cpu"
+    ...     _ = sample.write_text("some avg10=1.00 avg60=0.50 total=2500000")
+    ...     cpu_stall_seconds(sample), cpu_stall_seconds(Path(folder) / "none")
+    (2.5, None)
+    """
+    try:
+        first = path.read_text().splitlines()[0].split()
+    except (OSError, IndexError):
+        return None
+    fields = dict(field.split("=", 1) for field in first[1:] if "=" in field)
+    if first[0] != "some" or "total" not in fields:
+        return None
+    try:
+        return int(fields["total"]) / 1e6  # microseconds
+    except ValueError:
         return None
 
 
