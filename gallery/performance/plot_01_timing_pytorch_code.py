@@ -118,8 +118,7 @@ assert other_line != first_line, "another Measurement, another address"
 # *run*. A Timing prints ``label=``, the name of what was timed, then the
 # median. With more than one run, it also prints the IQR: the middle half of
 # the runs lie in a band this wide. ``threads=1`` matches the one-thread
-# Timer above. Still, the medians can differ: other programs add time to
-# some runs.
+# Timer above.
 timing = benchmark(partial(torch.sum, numbers), label="torch.sum", threads=1)
 print(timing)
 
