@@ -2,24 +2,26 @@
 Building a model
 ================
 
-Write a neural network as a :class:`torch.nn.Module`, count its parameters by
-formula and by code, run inputs through it with and without autograd, turn
-its outputs into class probabilities, and move it to another device.
+After this page you can write a neural network as a :class:`torch.nn.Module`,
+count its parameters, run a batch of inputs through it, and turn its outputs
+into class probabilities.
+
+**Before this page:** ``@`` from
+:ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`,
+the softmax from
+:ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
+``cat`` from :ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`
+and ``torch.no_grad`` from
+:ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`.
 """
 
 # %%
-# Every page starts by saying what computed it. This page computes on the
-# CPU; its last section shows the code that moves a model to a GPU, which
-# runs only where there is one.
-import copy
-
+# This page computes on the CPU.
 import matplotlib.pyplot as plt
 import torch
-import torch.nn.functional as F
 
 from tutorial_utils.colours import PALETTE
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.models import NeuralNetwork as HelperNetwork
 
 device = torch.device("cpu")
 print(environment_summary(device))
@@ -27,19 +29,27 @@ print(environment_summary(device))
 # %%
 # A network is a class
 # --------------------
-# A model in PyTorch is an instance of a subclass of :class:`torch.nn.Module`.
-# Its ``__init__`` creates the layers and stores them as attributes, which
-# registers them, and their :term:`parameters <parameter>`, with the
-# :term:`module`;
-# :meth:`~torch.nn.Module.forward` says how an input flows through them.
-# There is no ``backward`` to write: autograd records the forward pass and
-# differentiates it.
+# A model in PyTorch is a :term:`module`: an instance of a subclass of
+# :class:`torch.nn.Module`.
 #
-# This one is a *multilayer perceptron*: a chain of linear layers with a
-# nonlinearity between them. It has two *hidden* layers (neither input nor
-# output) of 30 and 20 *units* (outputs), each a :class:`torch.nn.Linear`
-# followed by a :class:`torch.nn.ReLU`, and a linear output layer.
-# :class:`torch.nn.Sequential` chains them in order.
+# 1. Its ``__init__`` first runs ``super().__init__()``, the set-up of
+#    ``torch.nn.Module``. Then it stores the layers as attributes. This
+#    *registers* them, so the module can find their
+#    :term:`parameters <parameter>`, the numbers that training adjusts.
+# 2. Its :meth:`~torch.nn.Module.forward` says how an input flows through
+#    the layers. :term:`Autograd` provides the backward pass.
+#
+# This network uses three kinds of layer:
+#
+# - ``torch.nn.Linear(n, m)`` makes ``m`` outputs from ``n`` inputs. Each
+#   output is a weighted sum of all the inputs, plus a bias by default.
+# - ``torch.nn.ReLU()`` computes ``max(0, x)`` for each element. Without
+#   this *activation*, two linear layers in a row would compute no more
+#   than one linear layer could.
+# - :class:`torch.nn.Sequential` runs the layers it holds in order.
+#
+# The first two linear layers are *hidden*: their outputs are neither the
+# model's input nor its output.
 
 
 class NeuralNetwork(torch.nn.Module):
@@ -59,33 +69,64 @@ class NeuralNetwork(torch.nn.Module):
 
 
 # %%
-# An instance with 50 inputs and 3 outputs turns each sample of 50 numbers
-# into three scores, one per class. Seeding first fixes its random initial
-# weights. Printing a module lists its sub-modules, numbered in the order
-# :class:`~torch.nn.Sequential` runs them.
+# This model turns each sample of 50 numbers into three scores, one per
+# class. Its weights start random, so seeding first fixes them
+# (:ref:`sphx_glr_auto_examples_training_plot_51_initial_weights.py` shows
+# how). Printing a module lists its layers. Their numbers index the
+# ``Sequential`` like a list: ``model.layers[0]`` is the first layer.
 torch.manual_seed(123)
 model = NeuralNetwork(50, 3)
 print(model)
 
 # %%
+# .. check:: a ReLU is ``max(0, x)``; two linear layers in a row make one
+_h = torch.linspace(-2, 2, 30)
+assert torch.equal(model.layers[1](_h), torch.maximum(_h, torch.zeros(30)))
+_second, _last = model.layers[2], model.layers[4]
+with torch.no_grad():
+    _w = _last.weight @ _second.weight
+    _b = _last.weight @ _second.bias + _last.bias
+    torch.testing.assert_close(_last(_second(_h)), _h @ _w.T + _b)
+
+# %%
+# .. check:: the stored layers and their parameters are registered
+assert dict(model.named_children()) == {"layers": model.layers}
+assert len(list(model.parameters())) == 6
+
+# %%
 # Counting parameters
 # -------------------
-# :meth:`~torch.nn.Module.named_parameters` yields every weight and bias
-# :term:`tensor` of every layer, with its name. A linear layer from ``n``
-# inputs to ``m`` outputs holds an ``m`` x ``n`` weight matrix and, with
-# ``bias=True`` (the default), ``m`` biases; the ReLUs hold none.
+# A linear layer from ``n`` inputs to ``m`` outputs holds two parameter
+# tensors: a ``weight`` of shape ``(m, n)`` and a ``bias`` of ``m``
+# numbers. A ReLU holds none. Each parameter is a
+# :class:`torch.nn.Parameter`, a tensor that by default requires gradients.
+# :meth:`~torch.nn.Module.named_parameters` yields each parameter
+# :term:`tensor` with its name. ``numel()`` gives a tensor's number of
+# elements.
 for name, parameter in model.named_parameters():
-    print(f"{name:15} shape {tuple(parameter.shape)!s:9} {parameter.numel():5d}")
+    print(f"{name:15} {parameter.numel():5d} shape {tuple(parameter.shape)}")
 
 # %%
-# .. check:: the ReLUs hold no parameters
-assert not list(model.layers[1].parameters())  # a ReLU
+# .. check:: ReLUs hold none; each parameter is a ``Parameter`` needing gradients
+assert not [*model.layers[1].parameters(), *model.layers[3].parameters()]
+assert {type(p) for p in model.parameters()} == {torch.nn.Parameter}
+assert all(p.requires_grad for p in model.parameters())
 
 # %%
-# So a linear layer with a bias has ``m·n + m`` parameters (``m·n`` with
-# ``bias=False``), and the network has the sum over its three layers. The
-# formula and PyTorch's own count agree, and more than two thirds of the
-# parameters sit in the first layer, where the inputs are many:
+# A linear layer has ``m·n + m`` parameters, or ``m·n`` with ``bias=False``.
+# :meth:`~torch.nn.Module.parameters` yields them without names, and one ``sum``
+# adds up their sizes. Over two thirds sit in the first layer, with most inputs.
+#
+# .. detail:: Trainable and frozen parameters
+#
+#    A parameter is *trainable* while its ``requires_grad`` is ``True``, the
+#    default. ``layer.requires_grad_(False)`` *freezes* a layer's parameters:
+#    a backward pass then gives them no gradient. Adding ``if
+#    p.requires_grad`` to the sum below counts only the trainable ones. The
+#    optimiser of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
+#    updates each parameter that has a gradient. Freezing keeps a gradient
+#    already there, so freeze before the first backward pass, or once its
+#    ``zero_grad()`` has removed the gradients.
 
 
 def linear_parameters(n, m):
@@ -93,64 +134,46 @@ def linear_parameters(n, m):
     return m * n + m
 
 
-by_formula = (
-    linear_parameters(50, 30) + linear_parameters(30, 20) + linear_parameters(20, 3)
-)
+by_formula = sum(linear_parameters(n, m) for n, m in [(50, 30), (30, 20), (20, 3)])
 num_params = sum(p.numel() for p in model.parameters())
 print("by formula:", by_formula, "| counted by PyTorch:", num_params)
 
 # %%
-# .. check:: formula and count agree, over two thirds sit in layer 0, ``bias=False`` leaves ``m·n``
+# .. check:: the formula holds, with and without bias; layer 0 holds over 2/3
 assert by_formula == num_params
 assert linear_parameters(50, 30) > 2 / 3 * num_params
 with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     unbiased = torch.nn.Linear(50, 30, bias=False)
+assert unbiased.bias is None
 assert sum(p.numel() for p in unbiased.parameters()) == 1500
 
 # %%
-# A parameter is *trainable* when its ``requires_grad`` is ``True``, the
-# default: the backward pass computes a :term:`gradient` for it, which an
-# :term:`optimiser` uses to update it. Setting it to ``False`` *freezes* the
-# parameter, as when fine-tuning only the last layer of a model; the count of
-# trainable parameters drops by the frozen layer's ``50·30 + 30``.
-model.layers[0].requires_grad_(False)
-trainable = sum(p.numel() for p in model.parameters() if p.requires_grad)
-print("trainable with layer 0 frozen:", trainable)
-print("all parameters:               ", sum(p.numel() for p in model.parameters()))
-model.layers[0].requires_grad_(True)
-
-# %%
-# .. check:: freezing drops the count by ``50·30 + 30``; a frozen layer gets no gradient, no update
-assert trainable == num_params - linear_parameters(50, 30)
-# A frozen layer gets no gradient, and an optimiser step leaves it as it is.
-frozen = copy.deepcopy(model).requires_grad_(False)
-frozen.layers[4].requires_grad_(True)
-before = frozen.layers[0].weight.clone()
-frozen(torch.ones(2, 50)).sum().backward()
-torch.optim.SGD(frozen.parameters(), lr=0.1).step()
-assert frozen.layers[0].weight.grad is None
-assert torch.equal(frozen.layers[0].weight, before)
+# .. check:: frozen before a backward: no gradient or update; frozen after, it moves
+with torch.random.fork_rng(devices=[]):
+    frozen, late = NeuralNetwork(50, 3), NeuralNetwork(50, 3)
+late(torch.ones(2, 50)).sum().backward()  # a gradient before freezing
+for _net in (frozen, late):
+    _net.layers[0].requires_grad_(False)
+    assert not any(p.requires_grad for p in _net.layers[0].parameters())
+    _before = _net.layers[0].weight.clone()
+    _net(torch.ones(2, 50)).sum().backward()
+    torch.optim.SGD(_net.parameters(), lr=0.1).step()
+    assert (_net.layers[0].weight.grad is None) == (_net is frozen)
+    assert torch.equal(_net.layers[0].weight, _before) == (_net is frozen)
+_trainable = sum(p.numel() for p in frozen.parameters() if p.requires_grad)
+assert _trainable == num_params - linear_parameters(50, 30)
+torch.optim.SGD(late.parameters(), lr=0.1).zero_grad()
+assert late.layers[0].weight.grad is None
 
 # %%
 # One layer up close
 # ------------------
-# A layer's ``weight`` is a :class:`torch.nn.Parameter`: a tensor that a
-# module registers as one of its parameters when it is stored as an
-# attribute, with ``requires_grad=True``. It has more than 1,000 elements,
-# PyTorch's default print threshold, so printing it shows only the corners of
-# its 30 rows and 50 columns.
-print(model.layers[0].weight)
-print(model.layers[0].weight.shape)
-
-# %%
-# .. check:: the weight is a ``Parameter`` with more than 1,000 elements
-assert isinstance(model.layers[0].weight, torch.nn.Parameter)
-assert model.layers[0].weight.numel() > 1000
-
-# %%
-# The :term:`shape` is (outputs, inputs): the layer computes
-# ``x @ W.T + b``, so each of the 30 rows of ``W`` makes one output from all
-# 50 inputs.
+# A linear layer computes ``x @ W.T + b``, where ``W`` is its weight and
+# ``b`` its bias. Each of the 30 rows of ``W`` makes one output from all 50
+# inputs. Calling a module, as in ``layer(x)``, runs its ``forward``.
+# Below, ``x`` holds two samples of random numbers, fixed by a :term:`seed`,
+# one in each row. ``torch.testing.assert_close`` raises an error unless the
+# two results agree within a small tolerance.
 torch.manual_seed(1)
 x = torch.rand(2, 50)
 layer = model.layers[0]
@@ -159,153 +182,126 @@ torch.testing.assert_close(layer(x), by_hand)
 print("layer(x) equals x @ W.T + b, shape", tuple(by_hand.shape))
 
 # %%
-# The initial weights
-# -------------------
-# The weights start random. By default, :class:`~torch.nn.Linear` draws each
-# weight and each bias uniformly between ``-1/√n`` and ``1/√n`` for ``n``
-# inputs. The picture shows the 30 x 50 weight matrix: no structure yet,
-# only noise within those bounds.
-bound = 1 / 50**0.5
-weight = model.layers[0].weight.detach()
-print(f"bound 1/√50 = {bound:.4f}")
-print(f"weights from {weight.min():.4f} to {weight.max():.4f}")
-assert weight.abs().max() <= bound
-
-fig, ax = plt.subplots(figsize=(8, 4.4), layout="constrained")
-image = ax.imshow(weight.numpy(), cmap="PuOr", vmin=-bound, vmax=bound)
-ax.set(xlabel="input (column)", ylabel="unit (row)", title="model.layers[0].weight")
-fig.colorbar(image, ax=ax, shrink=0.8, label="value")
-plt.show()
-
-# %%
-# .. check:: the biases lie within ``±1/√50`` too
-assert model.layers[0].bias.abs().max() <= bound
-
-# %%
-# For inputs of mean 0 and variance 1, these bounds make a layer's outputs
-# *smaller* than its inputs. A weight drawn uniformly from ``±1/√n`` has
-# variance ``1/(3n)``; an output adds up ``n`` products of such weights with
-# the inputs, so its variance is about ``n · 1/(3n) = 1/3`` (the bias adds
-# only ``1/(3n)``): the standard deviation shrinks by about
-# ``1/√3 ≈ 0.58``, as a wide layer shows:
-torch.manual_seed(123)
-wide = torch.nn.Linear(512, 512)
-inputs = torch.randn(4096, 512)
-with torch.no_grad():
-    outputs = wide(inputs)
-ratio = outputs.std() / inputs.std()
-print(f"std in {inputs.std():.3f}, out {outputs.std():.3f}: ratio {ratio:.3f}")
-print(f"1/√3 = {3**-0.5:.3f}")
-assert abs(ratio - 3**-0.5) < 0.01
-
-# %%
 # The forward pass
 # ----------------
-# Calling the model on a :term:`batch` runs :meth:`~torch.nn.Module.forward`
-# (call the model, not ``forward`` itself: the call also runs the hooks that
-# some tools register). The input is one sample of 50 random numbers, so the
-# batch :term:`dimension` is 1 and the output holds one
-# :term:`logit <logits>` per class.
+# Calling the model on a :term:`batch` runs its
+# :meth:`~torch.nn.Module.forward`. This batch holds one sample of 50
+# random numbers, so the output is one row of :term:`logits`, one per class.
+#
+# .. detail:: Why call the model, not ``forward``
+#
+#    Tools can attach functions, called *hooks*, to a module. Calling the
+#    module runs its hooks. Calling its ``forward`` directly skips the hooks
+#    on the model itself. Those on its layers still run.
 torch.manual_seed(123)
 X = torch.rand((1, 50))
 out = model(X)
 print(out)
 
 # %%
-# .. check:: calling the model runs its hooks; calling ``forward`` skips them
-calls = []
-hook = model.register_forward_hook(lambda module, args, output: calls.append(1))
+# .. check:: ``forward`` skips the model's own hooks, not those of its layers
+calls, hooks = [], []
+for module in (model, model.layers[0]):
+    hooks.append(module.register_forward_hook(lambda m, a, o: calls.append(m)))
 with torch.no_grad():
-    model(X)
-    model.forward(X)
-hook.remove()
-assert len(calls) == 1
+    model.forward(X)  # runs the hook of layers[0] only
+    model(X)  # runs both
+for hook in hooks:
+    hook.remove()
+assert calls == [model.layers[0], model.layers[0], model]
 
 # %%
-# The ``grad_fn`` says that autograd recorded the computation in a
-# :term:`computational graph`, ready for a backward pass: for this
-# two-dimensional input, the last operation was an ``addmm``, the matrix
-# product plus bias of the output layer. It is there because the parameters
-# require gradients (an input that requires them would do too), and it keeps
-# intermediate results, such as the input of each linear layer, in memory
-# for a backward pass. To only use a model, none of that is needed: inside
-# :class:`torch.no_grad` nothing is recorded, and the numbers are the same:
+# The output has a ``grad_fn``: autograd recorded a
+# :term:`computational graph`, because the parameters require gradients.
+# The graph keeps in memory what a backward pass needs, such as the input of
+# each linear layer. Using a model needs none of that. Inside
+# :class:`torch.no_grad`, nothing is recorded, and the numbers are the same:
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
 
 # %%
-# .. check:: no graph under ``no_grad`` or with nothing to train, same numbers; the graph keeps inputs
+# .. check:: ``no_grad``: no graph, same numbers; a graph keeps each input
 assert out_no_grad.grad_fn is None
 assert torch.equal(out_no_grad, out.detach())
-# The graph keeps the output layer's input; with nothing requiring gradients,
-# nothing is recorded.
 torch.testing.assert_close(out.grad_fn._saved_mat1, model.layers[:4](X))
-assert copy.deepcopy(model).requires_grad_(False)(X).grad_fn is None
+_nodes, _saved_widths = [out.grad_fn], []
+while _nodes:  # each linear layer's node saved its input
+    _node = _nodes.pop()
+    if _node.name() == "AddmmBackward0":
+        _saved_widths.append(_node._saved_mat1.shape[1])
+    _nodes += [_next for _next, _ in _node.next_functions if _next is not None]
+assert sorted(_saved_widths) == [20, 30, 50]
+_detached = {name: p.detach() for name, p in model.named_parameters()}
+assert torch.func.functional_call(model, _detached, (X,)).grad_fn is None
 
 # %%
 # From logits to probabilities
 # ----------------------------
-# The last layer has no activation: a classifier returns logits, because
-# :func:`~torch.nn.functional.cross_entropy`, the :term:`loss` of
-# :ref:`the training page <sphx_glr_auto_examples_training_plot_03_training_loop.py>`,
-# takes logits and applies a log-softmax itself, which is
-# numerically safer than taking the log of probabilities. For probabilities,
-# apply :func:`torch.softmax` over the class dimension: ``exp(logit)``
-# divided by the sum of those of the sample, so that each row lies between
-# 0 and 1 and sums to 1.
+# The last layer has no ReLU: a classifier returns logits, which may be any
+# numbers. The :term:`loss`
+# :func:`~torch.nn.functional.cross_entropy`, met in
+# :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
+# takes logits, not probabilities. For logits 0, -200 and -300, the softmax
+# rounds the last two to exactly 0, and a log of 0 is infinite. Instead,
+# ``cross_entropy`` takes each logit minus the log of the row's sum of
+# ``exp``. That sum rounds to ``exp(0)``, which is 1, so the logits remain.
+#
+# For probabilities, apply :func:`torch.softmax` over the class dimension,
+# ``dim=1``. It divides the ``exp`` of each logit by the row's sum. So entries
+# lie between 0 and 1, and in exact arithmetic rows sum to 1.
 with torch.no_grad():
     probas = torch.softmax(model(X), dim=1)
 print(probas)
 print("sum of each row:", probas.sum(dim=1))
 
 # %%
-# .. check:: softmax is ``exp`` over its row sum; ``cross_entropy``'s own log-softmax stays finite
+# .. check:: the softmax divides ``exp`` by its row sum
 exp = out_no_grad.exp()
 torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True))
-# cross_entropy is the negative log-softmax of the target class ...
+
+# %%
+# .. check:: ``cross_entropy`` uses the log-softmax, which gives -200 and -300
 target = torch.tensor([1])
 torch.testing.assert_close(
-    F.cross_entropy(out_no_grad, target), -torch.log_softmax(out_no_grad, dim=1)[0, 1]
+    torch.nn.functional.cross_entropy(out_no_grad, target),
+    -torch.log_softmax(out_no_grad, dim=1)[0, 1],
 )
-# ... and log_softmax stays finite where log(softmax) underflows to -inf.
 far_apart = torch.tensor([0.0, -200.0, -300.0])
+assert torch.softmax(far_apart, dim=0)[1:].tolist() == [0.0, 0.0]
 assert torch.log(torch.softmax(far_apart, dim=0))[1] == -float("inf")
-assert torch.log_softmax(far_apart, dim=0)[1] == -200.0
+assert far_apart.exp().sum() == 1  # so the log-softmax keeps the logits:
+assert torch.log_softmax(far_apart, dim=0).tolist() == [0.0, -200.0, -300.0]
 
 # %%
 # The softmax never reverses the order of the logits, so the largest logit
-# is the most likely class. Side by side, the logits of the model above and
-# the probabilities they become:
-#
-# .. detail:: Ties after rounding
-#
-#    In float32, logits far below the largest can all round to probability 0
-#    and tie.
+# marks the most likely class. In the figure, ``ax.bar`` draws one bar per
+# class in the site's colours, ``PALETTE``. ``ax.axhline`` draws the zero
+# line, and ``ax.text`` writes each probability.
 fig, (ax_l, ax_p) = plt.subplots(1, 2, figsize=(8, 2.6), layout="constrained")
 classes = ["class 0", "class 1", "class 2"]
-ax_l.bar(classes, out_no_grad[0].numpy(), color=PALETTE[5])
+ax_l.bar(classes, out_no_grad[0].tolist(), color=PALETTE[5])
 ax_l.axhline(0, color="black", linewidth=0.8)
 ax_l.set(title="logits: model(X)", ylabel="value")
-ax_p.bar(classes, probas[0].numpy(), color=PALETTE[2])
+ax_p.bar(classes, probas[0].tolist(), color=PALETTE[2])
 ax_p.set(title="torch.softmax(model(X), dim=1)", ylim=(0, 1))
 for i, p in enumerate(probas[0].tolist()):
     ax_p.text(i, p + 0.03, f"{p:.4f}", ha="center")
 plt.show()
 
 # %%
-# .. check:: the softmax keeps the order of the logits, and far-apart logits tie at 0
+# .. check:: the softmax never reverses the logits' order; far-apart ones tie at 0
 assert torch.equal(probas.argsort(dim=1), out_no_grad.argsort(dim=1))
-# The softmax never reverses the order, but distinct logits can tie after rounding.
 assert torch.softmax(far_apart, dim=0).tolist() == [1.0, 0.0, 0.0]
 assert (torch.softmax(torch.linspace(30, -30, 1001), dim=0).diff() <= 0).all()
 
 # %%
 # Batches and wrong shapes
 # ------------------------
-# Layers such as these work on whole batches: each row of the input is one
-# sample, and every layer of this model treats the rows separately. Four
+# Each layer of this model treats the rows of a batch separately. So four
 # samples at once give the same rows as four separate calls, up to rounding.
+# Below, ``row.unsqueeze(0)`` makes each row a batch of one, and
+# :func:`torch.cat` joins the four outputs.
 #
 # .. detail:: Why the last bits differ
 #
@@ -321,9 +317,9 @@ print(together.shape, f"| largest difference on this machine: {difference:.1e}")
 torch.testing.assert_close(together, one_by_one)
 
 # %%
-# The last dimension must be the number of inputs. A sample of 40 numbers
-# cannot be multiplied with the transposed weight matrix, 50 x 30 (:ref:`the
-# error atlas <error-linear-in-features>` has the fix):
+# The last dimension of the input must be the number of inputs, 50. A sample
+# of 40 numbers cannot be multiplied by ``W.T``, of shape 50 x 30.
+# :ref:`The error atlas <error-linear-in-features>` has the fix.
 try:
     model(torch.rand(1, 40))
 except RuntimeError as error:
@@ -335,15 +331,24 @@ else:
 # The same network for the next pages
 # -----------------------------------
 # The next pages import this network from
-# :class:`tutorial_utils.models.NeuralNetwork`, which has the same layers
-# in the same order, so the same seed gives the same weights, and a clearer
-# message for an input of the wrong width.
+# :class:`tutorial_utils.models.NeuralNetwork`, here named ``HelperNetwork``.
+# Its layers are the same, so the same seed gives the same weights. The code
+# compares the weights pair by pair and the printed layers as text. For an
+# input of the wrong width, it raises a ``ValueError``.
+#
+# .. detail:: On another device
+#
+#    ``model.to(device)`` moves every parameter to ``device`` and returns the
+#    model itself. The inputs must follow, since this model refuses an input
+#    on another device. A tensor's ``X.to(device)`` returns ``X`` itself if
+#    it is on ``device`` already, else a moved copy. On a GPU, the logits
+#    agree with the CPU's up to rounding.
+from tutorial_utils.models import NeuralNetwork as HelperNetwork
+
 torch.manual_seed(123)
 helper_model = HelperNetwork(50, 3)
-same = all(
-    torch.equal(a, b)
-    for a, b in zip(helper_model.parameters(), model.parameters(), strict=True)
-)
+pairs = zip(helper_model.parameters(), model.parameters(), strict=True)
+same = all(torch.equal(a, b) for a, b in pairs)
 print("same weights:", same, "| same layers:", str(helper_model) == str(model))
 try:
     helper_model(torch.rand(1, 40))
@@ -353,78 +358,41 @@ else:
     raise AssertionError("the helper should refuse an input of 40 numbers")
 
 # %%
-# .. check:: the helper's network has the same layers and, from the same seed, the same weights
+# .. check:: the helper has the same layers and, from one seed, the same weights
 assert same
 assert str(helper_model) == str(model)
 
 # %%
-# On another device
-# -----------------
-# To compute on a GPU, the parameters must be there:
-# :meth:`torch.nn.Module.to` changes the module *in place*, moving every
-# parameter (and buffer) to the device, and returns the module itself. The
-# inputs must follow with :meth:`torch.Tensor.to`, which returns a moved
-# copy: a model on one device refuses an input on another. Any build can
-# show both rules with the ``meta`` device, whose tensors have a shape and
-# a dtype but no values:
+# .. check:: ``to``: a model in place, a tensor copied if needed; GPU logits agree
+import copy
+
 moved = copy.deepcopy(model)
 assert moved.to("meta") is moved
-print(moved.layers[4].bias)
+assert all(p.device.type == "meta" for p in moved.parameters())
+assert (X.to("meta").device.type, X.device.type) == ("meta", "cpu")  # a copy
+assert X.to("cpu") is X  # already there
 try:
     moved(X)  # X is on the CPU
-except RuntimeError as error:
-    print("RuntimeError:", error)
+except RuntimeError:
+    pass
 else:
     raise AssertionError("a model on the meta device should refuse a CPU input")
-
-# %%
-# Where PyTorch sees a GPU (``"cuda"`` or ``"mps"``), this cell moves a copy
-# of the model there and runs it on the moved input; the logits agree with
-# the CPU's to rounding: a GPU may add the terms of a product in another
-# order. Whether it is faster depends on the size of the work:
-# :ref:`sphx_glr_auto_examples_performance_plot_52_matrix_products_on_a_gpu.py`
-# times matrix products of two sizes on both.
-#
-# .. detail:: Device names
-#
-#    ROCm builds also use ``"cuda"`` for AMD GPUs. ``"mps"`` is Apple's GPU.
-gpu = None
-if torch.cuda.is_available():
-    gpu = torch.device("cuda")
-elif torch.backends.mps.is_available():
-    gpu = torch.device("mps")
-
-if gpu is None:
-    print("This build had no GPU: the model stayed on the CPU.")
-else:
-    gpu_model = copy.deepcopy(model).to(gpu)
-    print("parameters on:", next(gpu_model.parameters()).device)
+_found = {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
+for _gpu in [torch.device(name) for name, there in _found.items() if there]:
     with torch.no_grad():
-        out_gpu = gpu_model(X.to(gpu))
-    print("logits on the GPU:", out_gpu.cpu())
-
-# %%
-# .. check:: on a GPU, the logits agree with the CPU's to rounding
-if gpu is not None:
-    torch.testing.assert_close(out_gpu.cpu(), out_no_grad)
+        _out_gpu = copy.deepcopy(model).to(_gpu)(X.to(_gpu))
+    torch.testing.assert_close(_out_gpu.cpu(), out_no_grad)
 
 # %%
 # Summary
 # -------
 # - A model subclasses :class:`torch.nn.Module`: layers in ``__init__``,
-#   the computation in :meth:`~torch.nn.Module.forward`; autograd provides
-#   the backward pass.
-# - A linear layer from ``n`` to ``m`` units has ``m·n + m`` parameters with
-#   its default bias (``m·n`` without), and its weight has the shape ``(m, n)``;
-#   ``sum(p.numel() for p in model.parameters())`` counts them all.
-# - The default initialisation draws from ``±1/√n`` and shrinks zero-mean,
-#   unit-variance inputs by about ``1/√3``.
-# - Calling the model records a graph (``grad_fn``) when parameters or inputs
-#   require gradients; under :class:`torch.no_grad` it does not, same numbers.
-# - Classifiers return logits; :func:`torch.softmax` over ``dim=1`` turns
-#   them into probabilities, never in reverse order.
-# - ``model.to(device)`` moves the parameters in place and returns the
-#   model; the inputs must follow.
+#   the computation in :meth:`~torch.nn.Module.forward`.
+# - A linear layer from ``n`` inputs to ``m`` outputs computes
+#   ``x @ W.T + b`` and has ``m·n + m`` parameters.
+# - ``sum(p.numel() for p in model.parameters())`` counts them all.
+# - Under :class:`torch.no_grad`, calling a model records no graph.
+# - :func:`torch.softmax` over ``dim=1`` turns logits into probabilities.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
 # which feeds a model batches of data. Exercises for this page:

@@ -2,20 +2,21 @@
 Datasets and data loaders
 =========================
 
-Wrap your data in a :class:`torch.utils.data.Dataset`, let a
-:class:`torch.utils.data.DataLoader` shuffle it into :term:`batches <batch>`
-in an order you can repeat, and know what ``drop_last`` and ``num_workers``
-change.
+After this page you can wrap your data in a :class:`torch.utils.data.Dataset`.
+You can let a :class:`torch.utils.data.DataLoader` cut it into shuffled
+:term:`batches <batch>`, make that order repeat, and drop a short last batch.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`, and
+:ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py` for
+:func:`torch.manual_seed` and :class:`torch.Generator`.
 """
 
 # %%
-# Every page starts by saying what computed it. The data here are seven
-# points, so the page runs on the CPU.
-import math
-
+# The data here are seven points, so the page runs on the CPU.
 import matplotlib.pyplot as plt
 import torch
-from torch.utils.data import DataLoader, Dataset, TensorDataset, get_worker_info
+from torch.utils.data import DataLoader, Dataset, TensorDataset
 
 from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import toy_datasets, toy_tensors
@@ -27,10 +28,12 @@ print(environment_summary(device))
 # %%
 # A toy data set
 # --------------
-# Five training samples with two features each, and their class labels: the
-# first three are class 0, the last two class 1. Two more samples make a
-# test set. These are the :term:`tensors <tensor>` that
-# :func:`tutorial_utils.data.toy_tensors` returns to the next pages.
+# Each sample is a point in the plane and a class label, 0 or 1. The
+# point's two coordinates are its *features*, the inputs a model reads.
+# Five samples make the training set, three of class 0, then two of class 1.
+# Two more make a test set of new points for the trained model. The
+# site's helper ``toy_tensors`` returns these four :term:`tensors <tensor>`
+# to the next pages.
 X_train = torch.tensor(
     [[-1.2, 3.1], [-0.9, 2.9], [-0.5, 2.6], [2.3, -1.1], [2.7, -1.5]]
 )
@@ -43,14 +46,20 @@ y_test = torch.tensor([0, 1])
 assert all(map(torch.equal, (X_train, y_train, X_test, y_test), toy_tensors()))
 
 # %%
-# The two classes sit in opposite corners of the plane: the dashed diagonal,
-# where the two features are equal, separates them, for the test points too.
+# The dashed diagonal, where the two features are equal, separates the two
+# classes, test points included.
+# Filled markers are training points, hollow ones test points.
+# ``X[y == label]`` keeps the rows of one class.
+# Matplotlib's ``scatter`` draws the points, ``annotate`` the indices and
+# ``axline`` the diagonal. ``PALETTE`` is the site's list of colours.
 fig, ax = plt.subplots(figsize=(5, 3.6), layout="constrained")
 for label, marker in ((0, "o"), (1, "s")):
     color = PALETTE[5 if label == 0 else 6]
     for X, y, kind in ((X_train, y_train, "training"), (X_test, y_test, "test")):
+        points = X[y == label]
         ax.scatter(
-            *X[y == label].numpy().T,
+            points[:, 0],
+            points[:, 1],
             s=70,
             marker=marker,
             color=color if kind == "training" else "none",
@@ -69,20 +78,23 @@ ax.legend(fontsize=8, loc="upper right")
 plt.show()
 
 # %%
-# .. check:: the diagonal separates the classes, for the training and the test points
+# .. check:: the diagonal separates the classes, in both sets
 for _features, _labels in ((X_train, y_train), (X_test, y_test)):
-    # Class 1 exactly where feature 1 > feature 2.
     assert torch.equal((_features[:, 0] > _features[:, 1]).long(), _labels)
 
 # %%
 # A ``Dataset``
 # -------------
-# A *map-style* :class:`~torch.utils.data.Dataset` gives sample number
-# ``index`` through ``__getitem__``; its ``__len__``, how many samples there
-# are, tells a :class:`~torch.utils.data.DataLoader` which indices exist, so
-# its default samplers need it, shuffling or not. Here the samples are
-# already tensors in memory; in a real project ``__init__`` might store file
-# names, and ``__getitem__`` read and decode one file, so that only the
+# A *map-style* :class:`~torch.utils.data.Dataset` is a class with two
+# methods:
+#
+# 1. ``__getitem__(index)`` returns sample number ``index``;
+# 2. ``__len__()`` says how many samples there are.
+#
+# A :class:`~torch.utils.data.DataLoader` that picks the indices itself
+# needs both, shuffling or not.
+# Here the samples are tensors in memory. In a real project, ``__init__``
+# might store file names and ``__getitem__`` read one file, so only the
 # samples in use are loaded.
 
 
@@ -106,7 +118,7 @@ print(len(train_ds))
 print(train_ds[3])
 
 # %%
-# .. check:: a loader refuses a data set without ``__len__``, even when it does not shuffle
+# .. check:: it refuses a data set without ``__len__``, unless given the indices
 _no_length = type("NoLength", (Dataset,), {"__getitem__": lambda self, i: X_train[i]})
 with torch.random.fork_rng(devices=[]):
     try:
@@ -115,42 +127,51 @@ with torch.random.fork_rng(devices=[]):
         _message = str(error)
     else:
         raise AssertionError("a data set without __len__ should have been refused")
+    _given = DataLoader(_no_length(), batch_size=2, sampler=[3, 1])  # indices given
+    assert torch.equal(next(iter(_given)), X_train[[3, 1]])
 assert "has no len()" in _message
 
 # %%
-# For tensors already in memory, this class is not needed:
+# For tensors in memory you need no class of your own.
 # :class:`~torch.utils.data.TensorDataset` does the same for any tensors
-# that share their first :term:`dimension`. The next pages use it:
-# :func:`tutorial_utils.data.toy_datasets` returns the toy data wrapped in
-# two of them. Both classes give the same samples:
+# that share their first :term:`dimension`. The site's helper
+# ``toy_datasets`` returns the toy data as two of them. Both classes give the
+# same samples:
 tensor_ds = TensorDataset(X_train, y_train)
 print(len(tensor_ds), tensor_ds[3])
 
 # %%
-# .. check:: both classes give the same samples; ``toy_datasets`` returns two ``TensorDataset`` objects
+# .. check:: both classes give the same samples
 assert len(tensor_ds) == len(train_ds)
 for index in range(len(train_ds)):
     torch.testing.assert_close(tensor_ds[index], train_ds[index], rtol=0, atol=0)
+
+# %%
+# .. check:: ``toy_datasets`` returns two ``TensorDataset`` objects
 assert all(isinstance(ds, TensorDataset) for ds in toy_datasets())
 
 # %%
 # A ``DataLoader``: shuffled batches
 # ----------------------------------
-# A :class:`~torch.utils.data.DataLoader` takes indices from a *sampler*,
-# fetches those samples from the data set and *collates* them (stacks them)
-# into batch tensors. With ``shuffle=True`` the sampler draws a new random
-# order each time you iterate over the loader (each :term:`epoch`). It seeds
-# that draw from PyTorch's global random number generator, so
-# :func:`torch.manual_seed` fixes the order, for a given PyTorch version.
+# A :class:`~torch.utils.data.DataLoader` works in three steps:
+#
+# 1. it takes a batch of indices, here two at a time;
+# 2. it fetches those samples from the data set;
+# 3. it *collates* them: it stacks them into batch tensors.
+#
+# With ``shuffle=True`` it draws a fresh random order for each pass over
+# the data, each :term:`epoch`. The randomness comes from PyTorch's
+# global random generator. So :func:`torch.manual_seed` fixes the order,
+# with a given PyTorch version.
 torch.manual_seed(123)
-train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0)
-test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False, num_workers=0)
+train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True)
+test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False)
 
 for idx, (x, y) in enumerate(train_loader):
     print(f"Batch {idx + 1}:", x, y)
 
 # %%
-# .. check:: re-seeded, the loader repeats the batches above: samples 3 and 1, 0 and 2, 4
+# .. check:: re-seeded, it repeats the batches above: samples 3, 1 | 0, 2 | 4
 with torch.random.fork_rng(devices=[]):
     torch.manual_seed(123)
     for (_x, _y), _index in zip(train_loader, ([3, 1], [0, 2], [4]), strict=True):
@@ -158,186 +179,32 @@ with torch.random.fork_rng(devices=[]):
         assert torch.equal(_y, y_train[_index])
 
 # %%
-# Five samples in batches of two make three batches, the last one with a
-# single sample. The default collate function stacked two feature rows of
-# :term:`shape` ``(2,)`` into a ``(2, 2)`` batch and two labels into a
-# ``(2,)`` vector. ``len(train_loader)`` is the number of batches,
-# ``⌈5 / 2⌉``, not of samples.
-print("batches per epoch:", len(train_loader))
-first_x, first_y = next(iter(train_loader))
-print("first batch:", tuple(first_x.shape), tuple(first_y.shape))
+# .. check:: the next epoch draws a new order
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(123)
+    _epochs = [torch.cat([x for x, _ in train_loader]) for _ in range(2)]
+assert not torch.equal(*_epochs)
 
 # %%
-# .. check:: the loader makes ``⌈5 / 2⌉`` batches, stacking ``(2,)`` samples into ``(2, 2)`` and ``(2,)``
-assert len(train_loader) == math.ceil(len(train_ds) / 2)
+# The last batch holds a single sample. The default :term:`collate function`
+# stacked two feature rows of :term:`shape` ``(2,)`` into a ``(2, 2)`` batch,
+# and two labels into a ``(2,)`` vector. ``len(train_loader)`` counts
+# batches, not samples: 5 / 2, rounded up.
+print("batches per epoch:", len(train_loader))
+first_x, first_y = next(iter(train_loader))
+print("first batch of a new epoch:", tuple(first_x.shape), tuple(first_y.shape))
+
+# %%
+# .. check:: the loader makes 5 / 2 batches, rounded up
+assert len(train_loader) == -(-len(train_ds) // 2)  # 5 / 2, rounded up
+
+# %%
+# .. check:: it stacks ``(2,)`` samples into ``(2, 2)`` and ``(2,)`` batches
 assert (train_ds[0][0].shape, first_x.shape, first_y.shape) == ((2,), (2, 2), (2,))
 
 # %%
-# Where the order comes from
-# --------------------------
-# Each time it starts an epoch, a loader without a generator of its own (as
-# each loader so far) takes a number from the global generator to seed the
-# worker processes, even when there are none, and, when it shuffles, a second
-# one that seeds the shuffle. The
-# shuffle depends on nothing but that number and the length of the data set.
-# So a loader over ``range(5)`` (anything with ``__len__`` and
-# ``__getitem__`` serves as a data set) shuffles in step with the training
-# loader and shows the order as indices:
-#
-# .. detail:: Persistent workers
-#
-#    A loader with ``persistent_workers=True`` keeps its worker processes
-#    from one epoch to the next. It takes the workers' number at its first
-#    epoch only.
-index_loader = DataLoader(range(len(train_ds)), batch_size=2, shuffle=True)
-torch.manual_seed(123)
-orders = [torch.cat(list(index_loader)).tolist() for epoch in range(4)]
-for epoch, order in enumerate(orders, start=1):
-    print(f"epoch {epoch}: samples {order}")
-
-# %%
-# .. check:: each epoch draws a workers' seed, then a shuffle seed; the training loader shuffles in step
-_draw = torch.empty((), dtype=torch.int64).random_  # as the loader and sampler draw
-with torch.random.fork_rng(devices=[]):
-    torch.manual_seed(123)
-    for _order in orders:
-        _draw()
-        _shuffle = torch.Generator().manual_seed(int(_draw()))
-        assert torch.randperm(5, generator=_shuffle).tolist() == _order
-    torch.manual_seed(123)  # the training loader's epochs follow the same orders
-    for _order in orders:
-        assert torch.equal(torch.cat([x for x, _ in train_loader]), X_train[_order])
-
-# %%
-# The four epochs after ``torch.manual_seed(123)`` as a picture: each row is
-# an epoch, each colour a batch, each number a sample index.
-fig, ax = plt.subplots(figsize=(7, 2.6), layout="constrained")
-for row, order in enumerate(orders):
-    for position, sample in enumerate(order):
-        color = PALETTE[position // 2]  # one colour per batch
-        ax.add_patch(plt.Rectangle((position, row), 0.95, 0.9, color=color, alpha=0.8))
-        ax.text(position + 0.47, row + 0.45, str(sample), ha="center", va="center")
-ax.set(xlim=(0, 5), ylim=(len(orders), 0), title="shuffle=True, torch.manual_seed(123)")
-ax.set_xticks([1, 3, 4.5], ["batch 1", "batch 2", "batch 3"])
-ax.set_yticks([r + 0.45 for r in range(4)], [f"epoch {r + 1}" for r in range(4)])
-ax.tick_params(length=0)
-ax.spines[:].set_visible(False)
-plt.show()
-
-# %%
-# Re-seeding repeats the epochs. Any other draw from the global generator in
-# between shifts the numbers the loader gets, and with them, usually, the
-# order: creating a layer (its weights are random), or even a pass over the
-# test loader, which does not shuffle but still takes its number.
-torch.manual_seed(123)
-again = torch.cat(list(index_loader)).tolist()
-torch.manual_seed(123)
-torch.nn.Linear(2, 2)
-after_layer = torch.cat(list(index_loader)).tolist()
-torch.manual_seed(123)
-list(test_loader)
-after_test_pass = torch.cat(list(index_loader)).tolist()
-print("again:                 ", again)
-print("after creating a layer:", after_layer)
-print("after the test loader: ", after_test_pass)
-
-# %%
-# .. check:: re-seeding repeats the epochs, and a pass over the test loader takes one number
-assert again == orders[0]
-with torch.random.fork_rng(devices=[]):
-    torch.manual_seed(123)  # the test loader took one number, then the two as above
-    _draw(), _draw()
-    _shuffle = torch.Generator().manual_seed(int(_draw()))
-assert torch.randperm(5, generator=_shuffle).tolist() == after_test_pass
-
-# %%
-# A :class:`torch.Generator` passed as ``generator=`` takes the place of the
-# global generator: the loader draws the workers' seed from it, and the
-# sampler shuffles with it directly. So the order depends only on that
-# generator's state, and the global generator is left alone. A layer
-# created in between changes nothing:
-seeded_loader = DataLoader(
-    train_ds, batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(123)
-)
-first_run = [y.tolist() for _, y in seeded_loader]
-seeded_loader.generator.manual_seed(123)
-torch.nn.Linear(2, 2)  # draws from the global generator
-global_state = torch.get_rng_state()
-second_run = [y.tolist() for _, y in seeded_loader]
-print(first_run, second_run, first_run == second_run)
-
-# %%
-# .. check:: with ``generator=`` the order depends on that generator alone; the global one is untouched
-assert first_run == second_run
-assert torch.equal(torch.get_rng_state(), global_state)
-# With generator=: the workers' seed from it, then randperm with it directly.
-_generator = torch.Generator().manual_seed(123)
-_order = torch.cat(list(DataLoader(range(5), shuffle=True, generator=_generator)))
-_generator.manual_seed(123)
-_draw(generator=_generator)
-assert torch.equal(_order, torch.randperm(5, generator=_generator))
-
-# %%
-# ``drop_last``: no short batch
-# -----------------------------
-# The last batch holds what is left over, here one sample. A batch that
-# small gives a noisier :term:`gradient` step. Some layers also need more
-# than one sample (batch normalisation, in training mode). ``drop_last=True``
-# skips the short batch. With ``shuffle=True``, each epoch drops a random
-# sample, the last of its shuffled order: the same one can be dropped several
-# epochs in a row (sample 4 below), but over many epochs each is dropped
-# about one epoch in five. Without shuffling, the same last sample is dropped
-# in every epoch.
-# The indices each epoch drops, from ``torch.manual_seed(123)`` as above:
-#
-# .. detail:: Noisier steps
-#
-#    Over all possible batches, the gradient of one sample strays further
-#    from that of the whole data set than the gradient of two does.
-dropping_loader = DataLoader(range(5), batch_size=2, shuffle=True, drop_last=True)
-torch.manual_seed(123)
-dropped = []
-for _ in range(6):
-    used = torch.cat(list(dropping_loader)).tolist()
-    dropped += [index for index in range(5) if index not in used]
-print("batches per epoch:", len(dropping_loader), "| dropped, epoch by epoch:", dropped)
-
-# %%
-# .. check:: each epoch drops its last sample, each 1 in 5 or so; batches of one stray and fail batch norm
-assert len(dropping_loader) == len(train_ds) // 2
-assert dropped[:4] == [order[-1] for order in orders] == [4, 4, 0, 2]
-# Gradients of batches of one stray further from the full one than those of two.
-grads = torch.autograd.functional.jacobian(  # per sample, of a linear model's loss
-    lambda w: -(X_train @ w.T).log_softmax(dim=1)[torch.arange(5), y_train],
-    torch.zeros(2, 2),
-)
-deviations = (grads - grads.mean(dim=0)).flatten(1)
-pairs = deviations[torch.combinations(torch.arange(5))].mean(dim=1)
-assert deviations.square().sum(dim=1).mean() > pairs.square().sum(dim=1).mean()
-# Over many shuffled epochs each sample is used about 4 epochs in 5 ...
-many = DataLoader(range(5), 2, True, drop_last=True, generator=torch.Generator())
-many.generator.manual_seed(0)
-uses = torch.cat([torch.cat(list(many)) for _ in range(1000)]).bincount()
-assert ((uses > 750) & (uses < 850)).all()
-# ... and without shuffling, the last one is always dropped.
-in_order = DataLoader(range(5), batch_size=2, drop_last=True)
-with torch.random.fork_rng(devices=[]):
-    assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
-# Batch normalisation refuses one sample in training mode, not in eval mode.
-norm = torch.nn.BatchNorm1d(2)
-try:
-    norm(X_train[:1])
-except ValueError as error:
-    message = str(error)
-else:
-    raise AssertionError("batch normalisation should refuse one sample")
-assert "more than 1 value per channel" in message
-assert norm.eval()(X_train[:1]).shape == (1, 2)
-
-# %%
-# The test loader does not shuffle: evaluation visits every sample once, and
-# a count of correct predictions does not depend on the order, so the test
-# loader keeps the order of the data set.
+# The test loader does not shuffle: a count of correct predictions does not
+# depend on the order.
 for x, y in test_loader:
     print(x, y)
 
@@ -347,86 +214,180 @@ with torch.random.fork_rng(devices=[]):
     assert torch.equal(next(iter(test_loader))[0], X_test)
 
 # %%
-# ``num_workers`` and the ``__main__`` guard
-# ------------------------------------------
-# With ``num_workers=0``, the process that trains also loads every batch:
-# while ``__getitem__`` reads and decodes files, the model waits. With
-# ``num_workers=4``, four worker processes each get a copy of the data set
-# and prepare the next batches while the model trains on the current one.
-# This pays when loading is slow (images decoded from disk); for small
-# tensors already in memory, as here, there is little to overlap, while
-# starting the processes and passing batches between them has a cost.
+# A generator of its own
+# ----------------------
+# Other code draws from the global generator too: creating a layer draws its
+# random weights. A draw between the seed and the loop moves the generator
+# on. The loader then gets other numbers, which usually give another order.
 #
-# :func:`~torch.utils.data.get_worker_info` tells, inside ``__getitem__``,
-# which worker runs it; ``None`` means the main process, as on this page:
-
-
-class WhoLoads(ToyDataset):
-    def __getitem__(self, index):
-        info = get_worker_info()
-        return super().__getitem__(index), "main" if info is None else info.id
-
-
-loaders = [list(who) for _, who in DataLoader(WhoLoads(X_train, y_train), batch_size=2)]
-print("who loaded each sample, batch by batch:", loaders)
+# .. detail:: Why usually
+#
+#    Five samples have only 120 orders, so two numbers can share one.
+#
+# .. detail:: What else moves the order
+#
+#    Even a pass over a loader that does not shuffle takes a number from the
+#    global generator.
+#    :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
+#    shows which numbers a loader takes, and when.
 
 # %%
-# .. check:: on this page the main process loads every sample
-assert all(who == "main" for batch in loaders for who in batch)
+# .. check:: two seeds can give the same order of five samples
+_seeds = [torch.Generator().manual_seed(s) for s in range(121)]  # > 5*4*3*2*1 = 120
+assert len({tuple(torch.randperm(5, generator=g).tolist()) for g in _seeds}) < 121
 
 # %%
-# Workers are separate processes, started with Python's default start
-# method unless the loader's ``multiprocessing_context=`` names another.
-# On Windows and macOS, and on Linux from Python 3.14, a new process
-# is not a copy of the parent: with the ``spawn`` and ``forkserver`` methods
-# it starts from a fresh Python that *imports your script* to find the data
-# set class and the rest of your code. Everything at the top level of the
-# script then runs again in every worker, and a script that creates its
-# loader at the top level would start workers from its workers, which Python
-# stops with an error. So a script that uses workers keeps its work behind
-# the guard, which is true only in the process you started:
+# .. check:: a pass over the unshuffled test loader moves the global generator
+with torch.random.fork_rng(devices=[]):
+    _state = torch.get_rng_state()
+    list(test_loader)
+    assert not torch.equal(torch.get_rng_state(), _state)  # even without shuffling
+
+# %%
+# A loader given its own :class:`torch.Generator` as ``generator=`` shuffles
+# with it instead. The loader keeps it as ``seeded_loader.generator``.
+# Re-seed it and the order repeats, whatever the program draws from the
+# global generator. ``torch.cat`` joins a pass's batches into one tensor.
+seeded_loader = DataLoader(
+    train_ds, batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(123)
+)
+first_run = torch.cat([x for x, _ in seeded_loader])
+seeded_loader.generator.manual_seed(123)
+torch.nn.Linear(2, 2)  # draws from the global generator
+second_run = torch.cat([x for x, _ in seeded_loader])
+print(first_run)
+print("same order again:", torch.equal(first_run, second_run))
+
+# %%
+# .. check:: a layer moves the global order, not the own; an own draw does
+assert torch.equal(first_run, second_run)
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(123)
+    torch.nn.Linear(2, 2)
+    _order = torch.cat([x for x, _ in train_loader])
+    assert not torch.equal(_order, X_train[[3, 1, 0, 2, 4]])
+    _state = torch.get_rng_state()
+    list(seeded_loader)
+    assert torch.equal(torch.get_rng_state(), _state)  # the global one is left alone
+seeded_loader.generator.manual_seed(123)  # a draw from the own one does move it
+torch.rand(1, generator=seeded_loader.generator)
+assert not torch.equal(torch.cat([x for x, _ in seeded_loader]), first_run)
+
+# %%
+# ``drop_last``: no short batch
+# -----------------------------
+# ``drop_last=True`` skips the short last batch. Two reasons to skip it:
 #
-# .. code-block:: python
+# 1. a batch of one gives a noisier :term:`gradient` step;
+# 2. some layers refuse a batch of one row of features while training.
 #
-#     def main():
-#         train_loader = DataLoader(train_ds, batch_size=2, shuffle=True, num_workers=4)
-#         for epoch in range(3):
-#             for features, labels in train_loader:
-#                 ...
+# .. detail:: Noisier steps
 #
-#     if __name__ == "__main__":  # not in the workers, which import this file
-#         main()
+#    Take the gradient of the whole data set as the target. Each batch's
+#    gradient misses it by some distance. Averaged over all possible
+#    batches, the squared miss is larger for batches of one than of two.
 #
-# With these start methods the data set class must also be importable by
-# the workers: defined in a module or at the top level of the script, not
-# inside a function. This page keeps ``num_workers=0``: it runs inside a
-# documentation build, where its classes are in no file a fresh worker could
-# import.
-# :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`
-# starts processes the same way and keeps the code they run in an
-# importable module.
+# .. detail:: A layer that refuses one row
 #
-# .. detail:: The fork start method
+#    A :term:`batch normalisation` layer, in :term:`training mode`, needs
+#    more than one value of each feature in a batch. One row of features
+#    holds just one, so the layer refuses it. One image is enough: each of
+#    its channels, its features here, holds many values.
+
+# %%
+# .. check:: the squared miss is larger for batches of one than of two
+grads = torch.autograd.functional.jacobian(  # per sample, of a linear model's loss
+    lambda w: -(X_train @ w.T).log_softmax(dim=1)[torch.arange(5), y_train],
+    torch.zeros(2, 2),
+)
+deviations = (grads - grads.mean(dim=0)).flatten(1)
+pairs = deviations[torch.combinations(torch.arange(5))].mean(dim=1)
+assert deviations.square().sum(dim=1).mean() > pairs.square().sum(dim=1).mean()
+
+# %%
+# .. check:: batch normalisation refuses one row in training mode only
+norm = torch.nn.BatchNorm1d(2)
+try:
+    norm(X_train[:1])
+except ValueError as error:
+    message = str(error)
+else:
+    raise AssertionError("batch normalisation should refuse one row")
+assert "more than 1 value per channel" in message
+assert norm.eval()(X_train[:1]).shape == (1, 2)
+_image = torch.ones(1, 3, 4, 4)  # one image, 3 channels of 4 x 4 values: accepted
+assert torch.nn.BatchNorm2d(3)(_image).shape == _image.shape
+
+# %%
+# With ``shuffle=True``, each epoch drops the last sample of its own order.
+# The same one can be dropped several epochs in a row, like sample 4 below.
+# Over many epochs, each sample is dropped about one epoch in five. Without
+# shuffling, the same last sample is dropped every epoch.
 #
-#    The ``fork`` method, Linux's default before Python 3.14, copies the
-#    parent process instead and imports nothing. The guard costs nothing
-#    there and keeps the script portable.
+# A loader takes any object with ``__len__`` whose ``__getitem__`` takes the
+# indices 0 to ``len - 1``, such as ``range(5)``. Its batches hold the
+# indices, which the default collate function turns into tensors. The
+# indices each epoch drops, after ``torch.manual_seed(123)``:
+dropping_loader = DataLoader(range(5), batch_size=2, shuffle=True, drop_last=True)
+torch.manual_seed(123)
+dropped = []
+for _ in range(6):
+    used = torch.cat(list(dropping_loader)).tolist()
+    dropped += [index for index in range(5) if index not in used]
+print("batches per epoch:", len(dropping_loader), "| dropped, epoch by epoch:", dropped)
+
+# %%
+# .. check:: each epoch drops the last sample of its order
+assert len(dropping_loader) == len(train_ds) // 2
+with torch.random.fork_rng(devices=[]):  # the same epochs without drop_last
+    torch.manual_seed(123)
+    _all = DataLoader(range(5), batch_size=2, shuffle=True)
+    _orders = [torch.cat(list(_all)).tolist() for _ in range(4)]
+assert dropped[:4] == [order[-1] for order in _orders] == [4, 4, 0, 2]
+
+# %%
+# .. check:: shuffled, each sample is dropped about one epoch in five
+many = DataLoader(range(5), 2, True, drop_last=True, generator=torch.Generator())
+many.generator.manual_seed(0)
+uses = torch.cat([torch.cat(list(many)) for _ in range(1000)]).bincount()  # 4 in 5
+assert ((uses > 750) & (uses < 850)).all()
+
+# %%
+# .. check:: without shuffling, the same last sample is dropped every epoch
+in_order = DataLoader(range(5), batch_size=2, drop_last=True)
+with torch.random.fork_rng(devices=[]):
+    assert all(torch.cat(list(in_order)).tolist() == [0, 1, 2, 3] for _ in range(3))
+
+# %%
+# .. check:: a loader needs ``__getitem__`` to take the indices 0 to ``len - 1``
+with torch.random.fork_rng(devices=[]):
+    try:
+        list(DataLoader({"a": 0, "b": 1}))  # has __len__; its keys are not 0 and 1
+    except KeyError as error:
+        _missing = error.args
+    else:
+        raise AssertionError("a dict keyed by names should fail")
+assert _missing == (0,)  # the loader asked for index 0
+
+# %%
+# .. check:: the default collate function turns integers into a tensor
+assert torch.equal(torch.utils.data.default_collate([3, 1]), torch.tensor([3, 1]))
 
 # %%
 # Summary
 # -------
-# - A :class:`~torch.utils.data.Dataset` has ``__getitem__`` and
-#   ``__len__``; it can load each sample only when asked.
-#   :class:`~torch.utils.data.TensorDataset` serves tensors in memory.
-# - A :class:`~torch.utils.data.DataLoader` batches and, with
-#   ``shuffle=True``, reshuffles every epoch; :func:`torch.manual_seed` or a
-#   ``generator=`` makes the order repeatable with the same PyTorch version.
-# - Every pass over a loader draws from its generator, shuffled or not
-#   (with ``persistent_workers=True``, only the first pass seeds workers).
-# - ``drop_last=True`` skips the short last batch.
-# - ``num_workers`` loads in parallel processes; with the ``spawn`` and
-#   ``forkserver`` start methods, a script that uses them needs
-#   ``if __name__ == "__main__":``.
+# - Write a :class:`~torch.utils.data.Dataset` with ``__getitem__`` and
+#   ``__len__``, or use :class:`~torch.utils.data.TensorDataset`.
+# - Batch it with a :class:`~torch.utils.data.DataLoader`, shuffled anew
+#   each epoch with ``shuffle=True``.
+# - Repeat that order with :func:`torch.manual_seed`, or shield it from
+#   other draws with a ``generator=`` of the loader's own.
+# - Skip the short last batch with ``drop_last=True``.
+#
+# In depth:
+# :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
+# shows where the order comes from, and how ``num_workers`` loads batches in
+# parallel processes.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`,
 # which trains the network of the previous page on these batches. Exercises

@@ -2,34 +2,34 @@
 The training loop
 =================
 
-Write the loop that trains a network in plain PyTorch, on the device of your
-choice; evaluate the model on data it has not seen; then let a helper run
-the same loop on handwritten digits and see which ones it gets wrong.
+After this page you can write the loop that trains a network in plain
+PyTorch, on the device of your choice. You can measure the trained model on
+data it has not seen, and run the same loop through the site's helpers.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`,
+:ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py` and
+:ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`.
 """
 
 # %%
 # Every page starts by saying what computed it. ``device`` is ``"cuda"``
-# when :func:`torch.cuda.is_available` is true and the CPU otherwise; the
-# line below names the one that built this page. The models and their data
-# go there.
+# when :func:`torch.cuda.is_available` is true, and the CPU otherwise.
 #
 # .. detail:: Which GPUs
 #
-#    :func:`torch.cuda.is_available` is true with a PyTorch built for CUDA
-#    and an NVIDIA GPU, or with a PyTorch built for ROCm and an AMD GPU.
-from itertools import pairwise
-
+#    :func:`torch.cuda.is_available` needs a PyTorch built for CUDA and an
+#    NVIDIA GPU, or one built for ROCm and an AMD GPU. It also needs a
+#    working driver, and is false when ``CUDA_VISIBLE_DEVICES`` hides them.
 import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
-from matplotlib.colors import to_rgb
-from matplotlib.ticker import MaxNLocator
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader
 
 from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import load_digits_tensors, toy_datasets, toy_tensors
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.models import MLP, NeuralNetwork
+from tutorial_utils.models import NeuralNetwork
 from tutorial_utils.training import evaluate, fit
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -38,48 +38,67 @@ print(environment_summary(device))
 # %%
 # Data, loader and model
 # ----------------------
-# The toy data set and loaders of the previous page, and the network of the
-# page before, with 2 inputs and 2 classes. Seeding right before creating
-# the model fixes its initial weights and the order of the
-# :term:`batches <batch>` in every :term:`epoch`, since the loader draws its
-# shuffles from the same global random number generator.
-# :meth:`~torch.nn.Module.to` moves the model's parameters to ``device`` in
-# place: they stay the same objects, and it returns the model itself. The
-# :term:`optimiser` is then built on those parameters.
+# The data are the toy set of the previous page, from
+# :func:`~tutorial_utils.data.toy_tensors` and
+# :func:`~tutorial_utils.data.toy_datasets`: two features, two classes. A
+# :class:`~torch.utils.data.DataLoader` serves the five training samples in
+# shuffled :term:`batches <batch>` of two. The model is the site's
+# :class:`~tutorial_utils.models.NeuralNetwork` of the page before. Seeding
+# first fixes its initial weights and the batch order of every
+# :term:`epoch`.
+#
+# ``model.to(device)`` moves the parameters there in place. The
+# :term:`optimiser` holds those parameters and updates them.
+# :class:`torch.optim.SGD` is *stochastic gradient descent*: stochastic
+# because each step sees one random batch. With its
+# defaults, each step moves each parameter against its :term:`gradient`,
+# scaled by the :term:`learning rate` ``lr``.
 X_train, y_train, X_test, y_test = toy_tensors()
 train_ds, test_ds = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
 test_loader = DataLoader(test_ds, batch_size=2)
 
 torch.manual_seed(123)
-model = NeuralNetwork(num_inputs=2, num_outputs=2)
-first_weight = model.layers[0].weight
-assert model.to(device) is model
+model = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 print(f"{len(train_ds)} samples, {len(train_loader)} batches per epoch")
 
 # %%
-# .. check:: ``.to`` moves the parameters in place: the weight is the same object
-assert model.layers[0].weight is first_weight
+# .. check:: ``.to`` keeps the parameter objects; the optimiser holds them
+with torch.random.fork_rng(devices=[]):
+    _other = NeuralNetwork(num_inputs=2, num_outputs=2)
+_weight = _other.layers[0].weight
+assert _other.to(device) is _other
+assert _other.layers[0].weight is _weight
+_held = optimizer.param_groups[0]["params"]
+assert all(p is q for p, q in zip(_held, model.parameters(), strict=True))
 
 # %%
 # The loop
 # --------
-# For each batch: move it to ``device``, reset the
-# :term:`gradients <gradient>` with
-# :meth:`~torch.optim.Optimizer.zero_grad`, compute the :term:`logits`,
-# compare them with the targets through
-# :func:`~torch.nn.functional.cross_entropy` (log-softmax and negative
-# log-likelihood in one numerically safe step) to get the :term:`loss`,
-# compute its gradients with :meth:`~torch.Tensor.backward`, and let
-# :meth:`~torch.optim.Optimizer.step` update every parameter: for plain SGD,
-# ``p -= lr * p.grad``.
+# ``model.train()`` puts the model in :term:`training mode`. Then, for each
+# batch, the loop:
+#
+# 1. moves the batch to ``device``;
+# 2. resets the gradients with :meth:`~torch.optim.Optimizer.zero_grad`;
+# 3. calls the model on the inputs to get the :term:`logits`;
+# 4. compares the logits with the targets through
+#    :func:`~torch.nn.functional.cross_entropy`, which gives the
+#    :term:`loss`;
+# 5. computes the loss's gradients with :meth:`~torch.Tensor.backward`;
+# 6. lets :meth:`~torch.optim.Optimizer.step` update the parameters. For
+#    plain SGD, that is ``p -= lr * p.grad``.
+#
+# For one sample, the cross-entropy is minus the log-probability of its true
+# class. By default, it returns the batch's mean. ``loss.item()`` keeps each
+# loss as a Python number. Each epoch prints its batch losses, which the
+# slice ``losses[-len(train_loader):]`` holds.
 #
 # .. detail:: Moving a batch
 #
 #    :meth:`torch.Tensor.to` returns a :term:`tensor` on ``device`` and
 #    leaves the original where it was, so the names are reassigned. It
-#    returns a copy unless the tensor is already there.
+#    returns the tensor itself, not a copy, when it is already there.
 num_epochs = 3
 losses = []
 for epoch in range(num_epochs):
@@ -96,32 +115,42 @@ for epoch in range(num_epochs):
     print(f"epoch {epoch + 1}/{num_epochs}, batch losses: {epoch_losses}")
 
 # %%
-# .. check:: the batch losses are as printed, and a tensor already on the device is not copied
-expected_losses = [0.74874, 0.64503, 0.42474, 0.05124, 0.13065]
-expected_losses += [0.00103, 0.00864, 0.00360, 0.02392]
-torch.testing.assert_close(
-    torch.tensor(losses), torch.tensor(expected_losses), atol=1e-4, rtol=0
-)
+# .. check:: the batch losses are those printed; ``to`` does not copy here
+_exp = [0.74874, 0.64503, 0.42474, 0.05124, 0.13065]
+_exp += [0.00103, 0.00864, 0.00360, 0.02392]
+torch.testing.assert_close(torch.tensor(losses), torch.tensor(_exp), atol=1e-4, rtol=0)
 assert X_train.to("cpu") is X_train
+assert inputs.to(device) is inputs
 
 # %%
-# The loss falls from 0.75 to almost 0 within three epochs of three steps:
-# every loss of the last epoch is below every loss of the first. It does not
-# fall at every step, because each batch is a different small sample of the
-# data.
+# .. check:: cross-entropy is the batch mean of minus the true class's log-probability
+_log_probs = torch.log_softmax(logits, dim=1)
+_picked = _log_probs[torch.arange(len(targets)), targets]
+torch.testing.assert_close(loss, -_picked.mean())
 
 # %%
-# .. check:: every loss of the last epoch is below every loss of the first, yet some rise
+# The loss falls from 0.75 to almost 0 in three epochs. It rises at some
+# steps, because each batch is a different small sample of the data.
+
+# %%
+# .. check:: each last-epoch loss is below each first-epoch loss, yet some rise
 first_epoch, last_epoch = losses[:3], losses[-3:]
 assert max(last_epoch) < min(first_epoch)
-assert any(later > earlier for earlier, later in pairwise(losses))
+assert (torch.tensor(losses).diff() > 0).any()
 
 # %%
 # Why ``zero_grad``
 # -----------------
-# :meth:`~torch.Tensor.backward` *adds* to ``.grad``, so without
-# :meth:`~torch.optim.Optimizer.zero_grad` every step would use the sum of
-# all gradients so far. Two backward passes on the same batch show it:
+# :meth:`~torch.Tensor.backward` *adds* to each ``.grad``. Without ``zero_grad``,
+# every step would use the sum of all gradients so far. Two backward passes on one
+# batch show it on 3 of the 30 biases of ``model.layers[0]``: the gradient doubles.
+# ``.clone()`` keeps the first, since the second pass adds into the same tensor.
+#
+# .. detail:: ``zero_grad`` sets ``None``
+#
+#    Since PyTorch 2.0, ``zero_grad`` sets each ``.grad`` to ``None`` by
+#    default. The gradients' memory can then be freed. The next backward
+#    pass writes the gradient instead of adding it to zeros.
 optimizer.zero_grad()
 x_batch, y_batch = X_train[:2].to(device), y_train[:2].to(device)
 F.cross_entropy(model(x_batch), y_batch).backward()
@@ -134,19 +163,31 @@ optimizer.zero_grad()
 print("after zero_grad:    ", model.layers[0].bias.grad)
 
 # %%
-# Since PyTorch 2.0, :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad``
-# to ``None`` by default (``set_to_none=True``): the gradients' memory can be
-# freed, and the next backward pass writes the gradient instead of adding it
-# to zeros.
-#
+# .. check:: after ``zero_grad``, ``.grad`` is ``None``; backward writes, then adds
+assert all(p.grad is None for p in model.parameters())
+assert model.layers[0].bias.numel() == 30
+F.cross_entropy(model(x_batch), y_batch).backward()
+torch.testing.assert_close(model.layers[0].bias.grad, once, atol=0, rtol=0)
+_grad = model.layers[0].bias.grad
+F.cross_entropy(model(x_batch), y_batch).backward()
+assert model.layers[0].bias.grad is _grad
+optimizer.zero_grad()
+
+# %%
 # Evaluation
 # ----------
-# The two test samples were not used for training. The evaluation loop
-# visits them in evaluation mode and under :class:`torch.no_grad`, which
-# records no :term:`computational graph`: nothing will call ``backward``.
-# ``reduction="sum"`` adds up the losses of a batch, so that dividing by the
-# number of samples at the end gives the mean even when the last batch is
-# short. The predicted class is the index of the largest logit.
+# The evaluation loop visits the two test samples, unused in training. It
+# differs in three ways:
+#
+# 1. :meth:`~torch.nn.Module.eval` puts the model in evaluation mode, and
+#    ``model.train()`` switches back after the loop;
+# 2. under :class:`torch.no_grad`, no :term:`computational graph` is
+#    recorded, since nothing will call ``backward``;
+# 3. ``reduction="sum"`` adds up the losses of a batch instead of averaging.
+#
+# Dividing the sum by ``len(test_loader.dataset)``, the number of samples,
+# gives the mean even when the last batch is short. The predicted class is
+# the index of the largest logit, from ``argmax``.
 model.eval()
 total_loss, correct = 0.0, 0
 with torch.no_grad():
@@ -164,27 +205,21 @@ print(f"test loss {total_loss / n_test:.4f}, accuracy {correct / n_test:.0%}")
 assert logits.grad_fn is None
 
 # %%
-# Both test samples are classified correctly.
-# :meth:`~torch.nn.Module.train` and :meth:`~torch.nn.Module.eval` switch
-# layers that behave differently in training, such as dropout and batch
-# normalisation. This network has none, so here the two modes give the same
-# outputs, but the habit protects the day a model has such layers.
+# Both test samples are classified correctly. ``train()`` and ``eval()`` switch
+# the layers that behave differently in training, such as :term:`dropout` and
+# :term:`batch normalisation`. This network has none: both modes agree here.
 #
 # Predictions
 # -----------
-# The logits of the five training samples, the class probabilities that
-# :func:`torch.softmax` makes of them (see
-# :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`), and
-# the predicted classes. By default, a floating-point tensor whose nonzero
-# finite magnitudes span more than a factor of 1000 (or go above 1e8 or
-# below 1e-4) is printed in scientific notation, as the first row of
-# probabilities is; ``sci_mode=False`` in :func:`torch.set_printoptions`
-# prints decimals.
+# :func:`torch.softmax` turns each row of logits into class probabilities
+# that sum to 1. Below are the five training samples' logits, probabilities
+# and predicted classes. ``torch.set_printoptions(sci_mode=False)`` prints
+# small probabilities as decimals; ``sci_mode=None`` restores the default.
+# ``.cpu()`` brings the outputs next to ``y_train``, on the CPU.
 model.eval()
 with torch.no_grad():
     outputs = model(X_train.to(device)).cpu()
 probas = torch.softmax(outputs, dim=1)
-print(probas[0])
 torch.set_printoptions(sci_mode=False)
 print(outputs, probas, sep="\n")
 torch.set_printoptions(sci_mode=None)  # back to the default
@@ -192,14 +227,16 @@ predictions = outputs.argmax(dim=1)
 print("predicted:", predictions, "labels:", y_train)
 
 # %%
-# .. check:: both test samples right; train and eval modes agree; the first row needs scientific notation
+# .. check:: both test samples right; train and eval modes agree here
 assert correct == n_test
 with torch.no_grad():
     model.train()
     _in_train_mode = model(X_train.to(device))
     model.eval()
     assert torch.equal(model(X_train.to(device)), _in_train_mode)
-# The first row's magnitudes span more than a factor of 1000: scientific notation.
+
+# %%
+# .. check:: the first row needs scientific notation; ``sci_mode=False`` avoids it
 assert probas[0].max() / probas[0].min() > 1000
 assert "e-" in str(probas[0])
 torch.set_printoptions(sci_mode=False)
@@ -207,32 +244,44 @@ assert "e-" not in str(probas)
 torch.set_printoptions(sci_mode=None)  # back to the default
 
 # %%
-# The first three samples are class 0 and the last two class 1, each with a
-# probability above 98 %: all five are right. The softmax never reverses
-# the order of a row, so here the largest probability and the largest logit
-# pick the same class.
-#
-# .. detail:: Ties after rounding
-#
-#    Two logits can be so close that their probabilities round to the same
-#    number. ``argmax`` then picks the first of the tied ones.
+# All five are right, each with a probability above 98 %. The softmax never
+# reverses the order of a row, so here the largest probability and the
+# largest logit pick the same class.
 
 # %%
-# .. check:: all five are right, each above 98 %; when probabilities tie, ``argmax`` picks the first
+# .. check:: all five are right, each above 98 %
 assert torch.equal(predictions, y_train)
 assert torch.equal(probas.argmax(dim=1), predictions)
 assert (probas.max(dim=1).values > 0.98).all()
 expected_outputs = [[2.93201, -4.25632], [2.60451, -3.83890], [2.14836, -3.25136]]
 expected_outputs += [[-2.14610, 2.14964], [-2.50044, 2.52096]]
 torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
-tie = torch.tensor([0.0, 1e-8])  # the second logit is larger, its probability not
-assert torch.softmax(tie, 0).tolist() == [0.5, 0.5]
-assert [tie.argmax().item(), torch.softmax(tie, 0).argmax().item()] == [1, 0]
 
 # %%
-# What the model learnt is a boundary in the plane: the probability of
-# class 1 at every point of a grid. The training points (filled) and the
-# test points (hollow) fall on their class's side.
+# What the model learnt
+# ---------------------
+# The model gives each point a probability of class 1. On a grid of
+# 200 x 200 points:
+#
+# 1. :func:`torch.meshgrid` makes two 200 x 200 tensors, the two features
+#    of every grid point;
+# 2. ``flatten`` and ``stack`` make them one batch of 40,000 samples;
+# 3. column 1 of the softmax is the probability of class 1;
+# 4. ``reshape`` puts it back on the grid.
+#
+# ``contourf`` shades it and ``contour`` draws the 50 % line, the decision
+# boundary. ``scatter`` adds the training points, filled in the site's
+# ``PALETTE`` colours, and the hollow test points. All are on their class's
+# side. ``colorbar`` adds the scale. Other arguments set only colours,
+# transparency and markers.
+#
+# .. detail:: ``indexing="xy"`` and the ``*``
+#
+#    ``indexing="xy"`` makes the first feature vary along each row of the
+#    grid, and the second down each column. ``*surface`` passes the grids
+#    and the probabilities as three arguments. ``points`` holds a class's
+#    first features in one row and its second in the other, so ``*points``
+#    passes two.
 grid_1, grid_2 = torch.meshgrid(
     torch.linspace(-2, 4, 200), torch.linspace(-2.5, 4, 200), indexing="xy"
 )
@@ -246,189 +295,104 @@ shading = ax.contourf(*surface, levels=10, cmap="PuOr_r", alpha=0.7)
 ax.contour(*surface, levels=[0.5], colors="black", linewidths=1.5)
 for X, y, filled in ((X_train, y_train, True), (X_test, y_test, False)):
     for label, marker in ((0, "o"), (1, "s")):
-        points = X[y == label].numpy()
-        colour = PALETTE[5 if label == 0 else 6] if filled else "white"
-        ax.scatter(*points.T, s=60, marker=marker, color=colour, edgecolors="black")
+        colour = PALETTE[5 + label] if filled else "white"
+        points = X[y == label].numpy().T
+        ax.scatter(*points, s=60, marker=marker, color=colour, edgecolors="black")
 fig.colorbar(shading, ax=ax, label="probability of class 1")
 ax.set(xlabel="feature 1", ylabel="feature 2", title="decision boundary (black: 50 %)")
 plt.show()
 
 # %%
+# .. check:: the grid is 40,000 samples; each data point is on its class's side
+assert grid.shape == (40_000, 2)
+assert torch.equal(grid_1[1], grid_1[0])  # feature 1 varies along each row
+assert torch.equal(grid_2[:, 1], grid_2[:, 0])  # feature 2 down each column
+with torch.no_grad():
+    for _X, _y in ((X_train, y_train), (X_test, y_test)):
+        _p1 = torch.softmax(model(_X.to(device)), dim=1)[:, 1].cpu()
+        assert torch.equal(_p1 > 0.5, _y == 1)
+
+# %%
 # The loop as a helper
 # --------------------
-# :func:`~tutorial_utils.training.fit` wraps this loop: its
-# :func:`~tutorial_utils.training.train_one_epoch` is the inner loop above
-# and :func:`~tutorial_utils.training.evaluate` the evaluation loop (which
-# also restores the mode the model was in). ``fit`` adds the bookkeeping:
-# it evaluates on ``eval_loader``, if given, after every epoch, returns the
-# mean losses and accuracies per epoch (the training ones measured on each
-# batch as it was trained on), and reports each epoch: a tqdm progress bar
-# in a terminal, one line otherwise. Without evaluation between epochs, it
-# ends with the weights of the loop above, and ``evaluate`` gives the
-# evaluation loop's numbers:
+# Later pages use the site's helpers.
+# :func:`~tutorial_utils.training.train_one_epoch` runs the inner loop once.
+# :func:`~tutorial_utils.training.evaluate` runs the evaluation loop and
+# returns the mean loss and accuracy. :func:`~tutorial_utils.training.fit`
+# calls ``train_one_epoch`` once per epoch, reports each epoch, and returns
+# the history of mean losses and accuracies. Given an ``eval_loader``, it
+# also evaluates after every epoch. Below it gets none, so that from the
+# same seed it ends with the loop's weights. An evaluation would draw from
+# the global random generator, changing later shuffles.
 #
-# .. detail:: Why without evaluation
+# .. detail:: Which passes draw
 #
-#    Any pass over a loader without a generator of its own, even one that
-#    does not shuffle, draws a number from the global generator and so
-#    changes the next shuffles.
+#    - Each pass over this page's loaders draws from the global generator,
+#      even over the test loader, which does not shuffle.
+#    - A loader with its own ``generator`` draws from that instead.
+#    - ``persistent_workers=True`` keeps a loader's worker processes, which load
+#      batches in parallel, alive between passes. One that does not shuffle
+#      then draws only on its first pass.
 torch.manual_seed(123)
 model_fit = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer_fit = torch.optim.SGD(model_fit.parameters(), lr=0.5)
 history = fit(model_fit, train_loader, optimizer_fit, epochs=3, device=device)
-same = all(
-    torch.equal(p, q)
-    for p, q in zip(model.parameters(), model_fit.parameters(), strict=True)
-)
+pairs = zip(model.parameters(), model_fit.parameters(), strict=True)
+same = all(torch.equal(p, q) for p, q in pairs)
 evaluation = evaluate(model_fit, test_loader, device=device)
 print("same weights, bit for bit:", same)
 print(evaluation)
 
 # %%
-# .. check:: ``fit`` ends with the loop's weights and ``evaluate`` with its numbers; a pass over the test loader draws
+# .. check:: ``fit`` gives the loop's weights and mean losses, ``evaluate`` its numbers
 assert same
 torch.testing.assert_close(tuple(evaluation), (total_loss / n_test, correct / n_test))
-# Any pass over a loader, even one that does not shuffle, draws a number.
+_means = [(2 * losses[i] + 2 * losses[i + 1] + losses[i + 2]) / 5 for i in (0, 3, 6)]
+torch.testing.assert_close(history.train_loss, _means)
+
+# %%
+# .. check:: passes draw; not with own generator, nor again with persistent workers
+_persistent = DataLoader(test_ds, batch_size=2, num_workers=1, persistent_workers=True)
+_own = DataLoader(test_ds, batch_size=2, generator=torch.Generator())
+_drew = []
 with torch.random.fork_rng(devices=[]):
-    torch.manual_seed(0)
-    without_pass = torch.rand(1)
-    torch.manual_seed(0)
-    iter(test_loader)
-    assert not torch.equal(torch.rand(1), without_pass)
+    for _loader in (test_loader, _own, _persistent, _persistent):
+        _state = torch.get_rng_state()
+        list(_loader)
+        _drew.append(not torch.equal(torch.get_rng_state(), _state))
+assert _drew == [True, False, True, False]
+del _persistent  # ends its worker
 
 # %%
 # Handwritten digits
 # ------------------
-# A real data set: 1,797 images of handwritten digits of 8 x 8 pixels that
-# ship with scikit-learn, so nothing is downloaded.
-# :func:`~tutorial_utils.data.load_digits_tensors` scales the pixels to
-# [0, 1], flattens each image into 64 features, and holds out a quarter of
-# the images, chosen by a seed, for testing.
+# Later pages also train on 1,797 handwritten digits of 8 x 8 pixels, from
+# scikit-learn. The site's :func:`~tutorial_utils.data.load_digits_tensors`
+# flattens each into 64 features from 0 to 1 and holds out a quarter for
+# testing; ``seed=0`` picks which. It returns ``train_features``,
+# ``train_labels``, ``test_features`` and ``test_labels``.
+# :ref:`sphx_glr_auto_examples_training_plot_53_handwritten_digits.py`
+# trains on them.
 digits = load_digits_tensors(seed=0)
-print("training:", tuple(digits.train_features.shape))
-print("test:", tuple(digits.test_features.shape))
-
-fig, axes = plt.subplots(2, 10, figsize=(8, 2), layout="constrained")
-for ax, image, label in zip(
-    axes.flat, digits.train_features[:20], digits.train_labels[:20], strict=True
-):
-    ax.imshow(image.reshape(8, 8).numpy(), cmap="gray_r", vmin=0, vmax=1)
-    ax.set_title(str(label.item()), fontsize=9)
-    ax.set_axis_off()
-plt.show()
+print("training:", tuple(digits.train_features.shape), tuple(digits.train_labels.shape))
+print("test:", tuple(digits.test_features.shape), tuple(digits.test_labels.shape))
 
 # %%
-# The model is an :class:`~tutorial_utils.models.MLP` with one hidden layer
-# of 64 units, trained with SGD and *momentum*: each step also goes some way
-# in the direction of the previous steps, which smooths the path and often
-# speeds it up. The test loader holds the 450 test images in one batch.
-torch.manual_seed(0)
-digits_train = DataLoader(
-    TensorDataset(digits.train_features, digits.train_labels),
-    batch_size=32,
-    shuffle=True,
-)
-digits_test = DataLoader(
-    TensorDataset(digits.test_features, digits.test_labels), batch_size=450
-)
-mlp = MLP(64, [64], 10).to(device)
-sgd = torch.optim.SGD(mlp.parameters(), lr=0.1, momentum=0.9)
-history = fit(mlp, digits_train, sgd, epochs=20, eval_loader=digits_test, device=device)
-
-# %%
-# The training loss falls more than fiftyfold, with bumps from epoch to
-# epoch. The test loss falls to less than half over the first ten epochs;
-# the lowest of the last ten is less than a fifth below the lowest of the
-# first ten, while the training loss falls threefold or more. From there on,
-# training lowers the loss on the training images far more than on new
-# ones: the start of *overfitting*, fitting the training data at the expense
-# of new data. The test accuracy stays above 90 % over the last ten epochs.
-train_loss, test_loss = history.train_loss, history.eval_loss
-
-epochs = range(1, len(train_loss) + 1)
-fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.2), layout="constrained")
-ax_loss.plot(epochs, train_loss, "o-", color=PALETTE[5], label="training")
-ax_loss.plot(epochs, test_loss, "s-", color=PALETTE[1], label="test")
-ax_loss.set(xlabel="epoch", ylabel="cross-entropy loss", yscale="log", title="loss")
-ax_loss.legend()
-ax_acc.plot(epochs, history.train_accuracy, "o-", color=PALETTE[5], label="training")
-ax_acc.plot(epochs, history.eval_accuracy, "s-", color=PALETTE[1], label="test")
-ax_acc.axhline(0.9, color="black", linestyle=":", linewidth=1)
-ax_acc.set(xlabel="epoch", ylabel="accuracy", ylim=(0.8, 1.005), title="accuracy")
-ax_acc.legend(loc="lower right")
-for ax in (ax_loss, ax_acc):
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-plt.show()
-
-# %%
-# .. check:: training loss falls fiftyfold, test loss stalls after ten epochs, accuracy over 90 % in the last ten
-assert train_loss[-1] < train_loss[0] / 50
-assert any(later > earlier for earlier, later in pairwise(train_loss))
-assert test_loss[9] < test_loss[0] / 2
-assert min(test_loss[10:]) > 0.8 * min(test_loss[:10])
-assert train_loss[-1] < train_loss[9] / 3
-assert min(history.eval_accuracy[-10:]) > 0.9
-
-# %%
-# Which digits it confuses
-# ------------------------
-# A *confusion matrix* counts, for each true digit (row), how often each
-# digit was predicted (column); the diagonal holds the correct answers.
-# :func:`torch.bincount` counts each (true, predicted) pair in one call.
-mlp.eval()
-with torch.no_grad():
-    predicted = mlp(digits.test_features.to(device)).argmax(dim=1).cpu()
-truth = digits.test_labels
-confusion = torch.bincount(truth * 10 + predicted, minlength=100).reshape(10, 10)
-print(confusion)
-print(f"accuracy: {confusion.diagonal().sum() / confusion.sum():.1%}")
-
-# %%
-# .. check:: each row counts one true digit, and the diagonal gives the last test accuracy
-assert confusion.diagonal().sum().item() / len(truth) == history.eval_accuracy[-1]
-assert torch.equal(confusion.sum(dim=1), torch.bincount(truth, minlength=10))
-
-# %%
-# The matrix as a picture, and the test images the model got wrong, with
-# the true digit and the prediction above each:
-wrong = (predicted != truth).nonzero().flatten()
-fig = plt.figure(figsize=(9, 4.2), layout="constrained")
-left, right = fig.subfigures(1, 2, width_ratios=[1, 1.1])
-ax = left.subplots()
-cells = torch.ones(10, 10, 3)  # white where the count is 0
-cells[confusion > 0] = torch.tensor(to_rgb(PALETTE[6]))
-cells[torch.eye(10, dtype=torch.bool)] = torch.tensor(to_rgb(PALETTE[5]))
-ax.imshow(cells.numpy())
-for row, col in confusion.nonzero().tolist():
-    count = str(confusion[row, col].item())
-    ax.text(col, row, count, ha="center", va="center", fontsize=8, color="white")
-ax.set(xticks=range(10), yticks=range(10), xlabel="predicted", ylabel="true digit")
-ax.set_title("confusion matrix (test set)\nblue: correct, vermillion: mistakes")
-shown = wrong[:10]
-axes = right.subplots(2, 5)
-for ax in axes.flat:
-    ax.set_axis_off()
-for ax, index in zip(axes.flat, shown.tolist(), strict=False):
-    ax.imshow(digits.test_features[index].reshape(8, 8).numpy(), cmap="gray_r")
-    ax.set_title(f"{truth[index].item()} → {predicted[index].item()}", fontsize=10)
-heading = "the" if len(shown) == len(wrong) else f"{len(shown)} of the"
-right.suptitle(f"{heading} {len(wrong)} mistakes (true → predicted)")
-plt.show()
+# .. check:: 1,797 images, about a quarter held out, pixels from 0 to 1
+assert len(digits.train_labels) + len(digits.test_labels) == 1797
+assert abs(len(digits.test_labels) / 1797 - 0.25) < 0.01
+assert digits.train_features.aminmax() == (0, 1)
+assert digits.test_labels.unique().tolist() == list(range(10))
 
 # %%
 # Summary
 # -------
-# - A training loop repeats, for each batch: move it to the device,
-#   :meth:`~torch.optim.Optimizer.zero_grad`, forward pass, loss,
-#   :meth:`~torch.Tensor.backward`, :meth:`~torch.optim.Optimizer.step`.
-# - Evaluate in :meth:`~torch.nn.Module.eval` mode under :class:`torch.no_grad`, on data
-#   held out from training, then switch :meth:`~torch.nn.Module.train` mode back on.
-# - :func:`~torch.nn.functional.cross_entropy` takes logits; the largest
-#   logit is the predicted class, and the softmax is only needed for
-#   probabilities.
-# - :func:`~tutorial_utils.training.fit` runs the same loop and keeps the
-#   history; a confusion matrix shows which classes get mixed up.
+# - For each batch: move it, ``zero_grad``, forward pass, loss,
+#   ``backward``, ``step``.
+# - Evaluate in evaluation mode, under ``no_grad``, on held-out data.
+# - The largest logit is the predicted class.
+# - ``fit`` runs the same loop and keeps the history.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_04_loss_functions.py`,
-# which compares the losses a training loop can minimise. Exercises for this page:
+# Next: :ref:`sphx_glr_auto_examples_training_plot_04_loss_functions.py`
+# compares the losses a loop can minimise. Exercises:
 # :ref:`exercises-training-03`.
