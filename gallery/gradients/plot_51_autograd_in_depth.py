@@ -5,9 +5,8 @@ Autograd in depth
 After this page you can tell what a graph saves for its backward pass, and
 why a second pass fails. You can read the error that a changed saved tensor
 raises. You can weight a several-element output with ``gradient=``, and
-know what :class:`torch.inference_mode` refuses. This in-depth page goes
-further than the automatic differentiation page. A first reading can skip
-it.
+know what :class:`torch.inference_mode` refuses. A first reading can skip
+this in-depth page.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`.
@@ -35,15 +34,12 @@ print(environment_summary(torch.device("cpu")))
 # sigmoid's slope at ``z[i]``.
 #
 # The code prints the largest difference between that gradient and
-# ``a·(1-a)``. ``.abs()`` gives each element's absolute value. The check
-# below confirms, with :func:`torch.testing.assert_close`, that they agree.
-# The figure
-# draws ``a``, the gradient, and ``a·(1-a)`` as a black dotted line. The
-# dotted line lies on top of the gradient's curve, because the two match.
+# ``a·(1-a)``. ``.abs()`` gives each element's absolute value. The figure
+# draws ``a``, the gradient, and ``a·(1-a)`` dotted in black, on top of the
+# gradient.
 #
-# Matplotlib needs tensors that do not require gradients, hence the calls to
-# ``detach``. ``torch.autograd.grad`` returns a ``derivative`` that needs
-# none.
+# Matplotlib needs tensors that do not require gradients, hence ``detach``.
+# The ``derivative`` that ``torch.autograd.grad`` returns requires none.
 z = torch.linspace(-6.0, 6.0, 121, requires_grad=True)
 a = torch.sigmoid(z)
 (derivative,) = torch.autograd.grad(a.sum(), z)
@@ -79,9 +75,8 @@ assert torch.equal(_a.grad_fn._saved_result, _a)
 # reaches a node whose saved tensors are gone. Adding a constant and summing
 # save nothing: their derivatives need no values. So the graph of
 # ``(w + 1).sum()`` runs twice. The two gradients of 1 add up to 2.
-# Multiplying by a number does save. The derivative of ``w * 3`` with
-# respect to ``w`` is the other factor, 3, so the node saves that factor.
-# The graph of ``(w * 3).sum()`` therefore fails a second pass.
+# Multiplying saves the other factor: it is the derivative of ``w * 3`` with
+# respect to ``w``. So the graph of ``(w * 3).sum()`` fails a second pass.
 w = torch.tensor([2.2], requires_grad=True)
 twice = (w + 1).sum()
 twice.backward()
@@ -108,18 +103,17 @@ for _once in (torch.sigmoid(_w).sum(), (_w * 3).sum()):
 # -------------------
 # An in-place operation changes a tensor's values. If the graph saved that
 # tensor, the backward pass would compute with wrong values. So each tensor
-# carries a :term:`version counter`. PyTorch shows it as ``_version``. An
-# in-place PyTorch operation on the tensor increments it. So does one on a
-# view of the tensor, or on the tensor that ``detach()`` returns. These
-# share the tensor's memory, and its counter. A few writes escape the
-# counter: the detail below names them.
+# carries a :term:`version counter`, shown as ``_version``. An in-place
+# PyTorch operation on the tensor increments it. So does one on a view of
+# it, or on what ``detach()`` returns: these share its memory and counter.
+# A few writes escape the counter: the detail below names them.
 #
 # A node notes the version of each tensor it saves. The backward pass
 # compares, and refuses a changed one.
 # :ref:`The atlas entry <error-inplace-saved-tensor>` explains the message.
 #
-# Below, ``s`` is the sigmoid's output, which its node saved. ``zero_``
-# writes zeros through ``s.detach()``, and ``s`` counts it.
+# Below, the sigmoid's node saved its output ``s``. ``zero_`` writes zeros
+# through ``s.detach()``, and ``s`` counts it.
 #
 # .. detail:: Writes the counter does not see
 #
@@ -213,14 +207,13 @@ assert torch.equal(
 #   one after the block, and ``is_inference()`` says so.
 # - Inference tensors skip bookkeeping that only autograd needs: they have
 #   no version counter.
-# - The documentation says that skipping it buys speed. It says to use the
-#   mode only for code that will not interact with autograd.
+# - Skipping it buys speed, the documentation says. It says to use the mode
+#   only for code that will not interact with autograd.
 #
 # Outside the block, an in-place change to an inference tensor raises an
 # error. The change may already have happened. Below, ``add_(1)`` raises,
-# yet ``inferred`` holds 6 afterwards, not 5. ``requires_grad_()`` asks the
-# tensor to require gradients. The check below shows that it raises, and
-# changes nothing.
+# yet ``inferred`` holds 6 afterwards, not 5. ``requires_grad_()``, which
+# asks a tensor to require gradients, raises and changes nothing.
 #
 # .. detail:: Views made inside the block
 #
@@ -259,12 +252,12 @@ with torch.inference_mode():
 assert not _flat.is_inference()
 
 # %%
-# Some recorded operations must save an inference tensor for the backward
-# pass. Autograd refuses such an operation when it runs, before any backward
-# pass. ``inferred * t`` would save ``inferred`` for ``t``'s gradient. A
-# :meth:`~torch.Tensor.clone` made outside the block is a normal tensor, and
-# works. The gradient of ``(normal * t).sum()`` with respect to ``t`` is
-# ``normal``: 6 in each element, after the ``add_`` above.
+# Autograd refuses to record an operation that would save an inference
+# tensor. It refuses at once, before any backward pass. ``inferred * t``
+# would save ``inferred`` for ``t``'s gradient. A :meth:`~torch.Tensor.clone`
+# made outside the block is a normal tensor, and works. The gradient of
+# ``(normal * t).sum()`` with respect to ``t`` is ``normal``: 6 in each
+# element, after the ``add_``.
 #
 # .. detail:: An operation that saves nothing
 #
@@ -292,11 +285,9 @@ assert torch.equal(t.grad, torch.full((3,), 6.0))
 # - A node saves what its derivative needs. A backward pass frees it, and a
 #   second pass fails where it needs it.
 # - The backward pass refuses a saved tensor whose version counter moved.
-#   In-place operations on it, its views or its detached tensor move it.
 # - ``backward(gradient=v)`` gives the gradient of ``(output * v).sum()``.
 # - Outside the block, an in-place change to an inference tensor raises,
-#   possibly after writing. ``requires_grad_()`` raises. Clone one before
-#   autograd records with it.
+#   possibly after writing. Clone one before autograd records with it.
 #
 # Next: :ref:`sphx_glr_auto_examples_gradients_plot_52_custom_functions.py`
 # gives autograd a derivative of your own.

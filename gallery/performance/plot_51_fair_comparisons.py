@@ -2,10 +2,9 @@
 Fair timing comparisons
 =======================
 
-Compare the times of two pieces of code fairly. After this page you can
-spot the one-off cost of a first call, and keep it out of a timing. You can
-also race PyTorch against NumPy with the same data, dtype and threads, and
-lay the results out in one table.
+After this page you can spot the one-off cost of a first call, and keep it
+out of a timing. You can also race PyTorch against NumPy with the same data,
+dtype and threads, and lay the results out in one table.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py` and
@@ -13,10 +12,9 @@ lay the results out in one table.
 """
 
 # %%
-# The times below come from the machine named in the first two lines of
-# output. Everything on this page runs on the CPU. ``thread_counts`` holds
-# one thread and all of PyTorch's threads. The set drops the repeat on a
-# machine where all means one.
+# The first two lines of output name the machine. Everything here runs on
+# its CPU. ``thread_counts`` holds one thread and all of PyTorch's threads.
+# The set drops the repeat on a machine where all means one.
 import re
 import time
 from functools import partial
@@ -41,41 +39,43 @@ thread_counts = sorted({1, all_threads})
 # -------------------------
 # The first call of an operation can do one-off work that later calls skip.
 # Some of it happens once a process, such as a library setting itself up.
-# Some happens once a :term:`shape`.
+# Some happens once a :term:`shape`, as in the case below.
 #
-# Here is a case of the second kind. *x86* is the family of Intel's and
-# AMD's CPUs. Many of them have *AVX-512*, instructions that work on 512 bits
-# at once.
+# *x86* is the family of Intel's and AMD's CPUs. Many of them have *AVX-512*,
+# instructions that work on 512 bits at once.
 #
 # On such CPUs, PyTorch hands the bfloat16 matrix products below to oneDNN,
 # a CPU library that comes with PyTorch. oneDNN compiles a kernel for each
-# new shape the first time it meets it. It keeps the kernel in a cache for
-# later calls.
+# new shape the first time it meets it, and caches it for later calls.
 #
-# The code times the first 64-by-64 product, then the quickest of later
-# calls. Then it does the same for a new shape, 80 by 80. The 64-by-64
-# product is the page's first bfloat16 product, so it may also pay for
-# oneDNN's start-up. The 80-by-80 one shows the cost of a new shape alone.
+# The code times the first 64-by-64 product, then the quickest later call.
+# It repeats this for a new shape, 80 by 80. The 64-by-64 product is the
+# page's first bfloat16 product, so it may also pay for oneDNN's start-up.
+# The 80-by-80 one shows the cost of a new shape alone.
 #
 # Both timings read the thread's CPU time, with PyTorch on one thread.
 # ``torch.set_num_threads(1)`` sets that for the first call. Then
 # ``torch.set_num_threads(all_threads)`` puts the count back. A Timer does
-# the same by itself for the later calls.
+# the same by itself.
 #
-# The check asks for a first call over three times as long as the quickest
-# later one. It runs where :func:`torch.backends.cpu.get_cpu_capability`
-# returns ``"AVX512"``. On other CPUs the first call may be only a little
-# slower.
+# Where :func:`torch.backends.cpu.get_cpu_capability` returns ``"AVX512"``,
+# the check asks for a first call over three times as long as the quickest
+# later one. On other CPUs the first call may be only a little slower.
 #
 # A Timer's :meth:`~torch.utils.benchmark.Timer.timeit` and
 # :meth:`~torch.utils.benchmark.Timer.blocked_autorange` never time the first
-# call of their statement. Each makes calls that it does not measure, before
-# those it does. ``blocked_autorange`` uses its first untimed calls to choose
-# how many calls a block holds. It wants blocks long enough that reading the
-# clock costs little beside them. A slow first call among the untimed ones
-# makes it choose too few calls. The blocks are then short, and the clock's
-# cost weighs more in each. So the site's ``benchmark`` makes a warm-up call of its own before
-# its Timer starts. A first call timed by hand keeps its one-off cost.
+# call of their statement: each makes unmeasured calls first. The site's
+# ``benchmark`` still makes a warm-up call of its own before its Timer
+# starts, as the detail explains. A first call timed by hand keeps its
+# one-off cost.
+#
+# .. detail:: Why ``benchmark`` warms up first
+#
+#    ``blocked_autorange`` uses its first untimed calls to choose how many
+#    calls a block holds. It wants blocks long enough that reading the clock
+#    costs little beside them. A slow first call among the untimed ones makes
+#    it choose too few calls. The blocks are then short, and the clock's cost
+#    weighs more in each.
 #
 # .. detail:: Which CPUs use oneDNN here
 #
@@ -160,7 +160,7 @@ assert short < long, "fewer calls a block make shorter blocks"
 # A Timer sets PyTorch's threads with ``num_threads=``. NumPy hands a
 # floating-point matrix product to a :term:`BLAS` library. That library has
 # threads of its own. The ``threadpoolctl`` package sets them, for the
-# libraries it recognises. It offers two functions:
+# libraries it recognises, with two functions:
 #
 # - ``threadpool_limits`` sets how many threads those libraries may use;
 # - ``threadpool_info()`` lists those libraries, one dict each.
@@ -170,8 +170,7 @@ assert short < long, "fewer calls a block make shorter blocks"
 #
 # NumPy's pip packages for Linux and Windows bring OpenBLAS. PyTorch's
 # official x86 builds use Intel's MKL instead. So which library wins
-# depends on the machine. The code prints the BLAS libraries that
-# ``threadpool_limits`` controls here.
+# depends on the machine.
 #
 # .. detail:: BLAS libraries it recognises
 #
@@ -225,9 +224,9 @@ assert pool_threads("blas") == before["blas"], "the limit ends with the with blo
 # :class:`torch.utils.benchmark.Compare` lays the medians of several
 # Measurements out as a table. Each Timer names its place in it: ``label``
 # titles the table, ``description`` names a column and ``sub_label`` a row.
-# Rows are grouped by thread count. Every Timer here has the same
-# ``sub_label``, so each thread count gets one row, "median time". Unlike a printed Measurement, the table
-# holds no memory address.
+# Rows are grouped by thread count. All Timers here share one ``sub_label``,
+# so each thread count gets one row, "median time". Unlike a printed
+# Measurement, the table holds no memory address.
 #
 # ``np.matmul`` is NumPy's matrix product, the function behind ``@``. In
 # ``with threadpool_limits(limits=threads, user_api="blas"):``, the limit
@@ -290,8 +289,8 @@ plt.show()
 # - A first call can do one-off work; time later calls, or warm up first.
 # - Race two libraries on the same numbers, dtype and thread count.
 # - ``threadpool_limits`` sets the threads of NumPy's BLAS.
-# - A :class:`~torch.utils.benchmark.Compare` table shows several
-#   Measurements without memory addresses.
+# - A :class:`~torch.utils.benchmark.Compare` table lays out several
+#   Measurements.
 #
 # Back to the core path:
 # :ref:`sphx_glr_auto_examples_performance_plot_02_matrix_products_and_peak.py`

@@ -15,10 +15,9 @@ slices and views in
 """
 
 # %%
-# Every page starts by saying what computed it. The tensors here are small, so
-# the page uses the CPU. ``draw_split`` and ``draw_join`` are the site's own
-# drawing helpers, from ``tutorial_utils``. ``plt.show()`` shows what they
-# draw.
+# Every page starts by saying what computed it: here, the CPU. ``draw_split``
+# and ``draw_join`` are the site's own drawing helpers. ``plt.show()`` shows
+# what they draw.
 import matplotlib.pyplot as plt
 import torch
 
@@ -31,9 +30,9 @@ print(environment_summary("cpu"))
 # A number of pieces: ``chunk``
 # -----------------------------
 # :func:`torch.chunk` cuts a tensor into pieces along one :term:`dimension`.
-# You give it the number of pieces you want. The dimension is ``dim=0``
+# You give it the number of pieces. The dimension is ``dim=0``
 # unless you name another. It returns the pieces as a tuple of tensors. Here
-# six seeded random numbers are cut into three pieces:
+# six seeded random numbers are cut into three:
 torch.manual_seed(1)
 t = torch.rand(6)
 print(t)
@@ -47,10 +46,8 @@ expected = torch.tensor([0.7576, 0.2793, 0.4031, 0.7347, 0.0293, 0.7999])
 torch.testing.assert_close(t, expected, atol=5e-5, rtol=0)
 
 # %%
-# ``draw_split`` draws the cut: each colour is one piece. The elements keep
-# their order: ``pieces[0]`` takes the first two elements, ``pieces[1]`` the
-# next two, and so on. Put back one after the other, the pieces give ``t``
-# again.
+# ``draw_split`` draws the cut, one colour a piece. The pieces keep the
+# elements' order: put back one after the other, they give ``t`` again.
 names = ["t", "pieces[0]", "pieces[1]", "pieces[2]"]
 draw_split(t, pieces, "torch.chunk(t, 3)", titles=names)
 plt.show()
@@ -60,9 +57,9 @@ plt.show()
 assert torch.equal(torch.cat(pieces), t)
 
 # %%
-# The length need not be a multiple of the number of pieces. When it is
-# not, the last piece may be shorter, or there may be fewer pieces than you
-# asked for. The in-depth page
+# When the length is not a multiple of the number of pieces, the last piece
+# may be shorter. Or there may be fewer pieces than asked for. The in-depth
+# page
 # :ref:`sphx_glr_auto_examples_tensors_plot_56_uneven_splits.py` gives the rule.
 
 # %%
@@ -82,7 +79,7 @@ for length in range(1, 13):
 # :func:`torch.split` takes the size of the pieces instead of their number.
 # A list gives each piece its own size. The sizes must add up to the length
 # along ``dim``. Seeded again with 1, ``torch.rand(5)`` gives the first five
-# of the numbers above. Here they are cut into three and two:
+# numbers above, cut here into three and two:
 torch.manual_seed(1)
 t5 = torch.rand(5)
 print(t5)
@@ -103,9 +100,8 @@ plt.show()
 # %%
 # A single number is the size of every piece but the last. The last piece gets
 # what is left, so it may be shorter. A tensor of rank 1 is called 1-D, and one
-# of rank 0 is 0-d. For a 1-D tensor, ``len`` gives the number of elements. A
-# list of sizes that does not add up to the length raises a
-# :class:`RuntimeError`:
+# of rank 0 is 0-d. For a 1-D tensor, ``len`` gives the number of elements.
+# Sizes that do not add up raise a :class:`RuntimeError`:
 by_size = torch.split(t5, 2)
 print("split(t5, 2) sizes:", [len(piece) for piece in by_size])
 
@@ -133,10 +129,10 @@ except RuntimeError:
 # Taking a dimension apart: ``unbind``
 # ------------------------------------
 # :func:`torch.unbind` cuts a tensor into all its slices along a dimension.
-# Like ``chunk`` and ``split``, it returns them as a tuple of tensors. It
-# also *removes* that dimension. With ``dim=0`` you get the rows of a matrix;
-# with ``dim=1``, its columns. Here ``reshape(2, 3)`` arranges the
-# numbers 0 to 5 in two rows of three. The next page explains ``reshape``.
+# It too returns a tuple, but *removes* that dimension. With ``dim=0`` you
+# get the rows of a matrix; with ``dim=1``, its columns. Here
+# ``reshape(2, 3)`` arranges the numbers 0 to 5 in two rows of three. The
+# next page explains ``reshape``.
 m = torch.arange(6).reshape(2, 3)
 rows = torch.unbind(m, dim=0)
 columns = torch.unbind(m, dim=1)
@@ -216,7 +212,7 @@ torch.tensor_split(weights * 2, 2)[1].add_(1)  # a computed tensor's piece: no e
 # ---------------------------------
 # :func:`torch.cat` joins tensors one after the other along a dimension they
 # already have. Their sizes along it add up. NumPy's name for the argument,
-# ``axis=``, works too. Unlike the pieces above, the result is a new tensor.
+# ``axis=``, works too. Unlike the pieces, the result is a new tensor.
 A = torch.ones(3)
 B = torch.zeros(2)
 C = torch.cat([A, B], dim=0)
@@ -296,7 +292,7 @@ for dim in range(3):
     assert torch.equal(torch.stack([first, second], dim), torch.cat(grown, dim))
 
 # %%
-# In pictures, ``cat`` along the columns puts the two matrices side by side.
+# ``cat`` along the columns puts the two matrices side by side.
 # ``stack`` along ``dim=0`` puts them one behind the other: ``[0]`` is
 # ``first`` and ``[1]`` is ``second``.
 side_by_side = joined["cat, dim=1"]
@@ -372,9 +368,8 @@ assert torch.cat([narrow, torch.empty(0, dtype=torch.float64)]).dtype == torch.f
 assert torch.stack([torch.tensor(1.0), torch.tensor(2.0)]).shape == (2,)
 
 # %%
-# For the :term:`dtypes <dtype>` of the data types page, mixing dtypes is no
-# error. Type promotion picks the result's dtype, as it does for arithmetic on
-# two tensors.
+# Mixing the :term:`dtypes <dtype>` of the data types page is no error. Type
+# promotion picks the result's dtype, as for arithmetic on two tensors.
 mixed = torch.cat([torch.arange(3), torch.zeros(2)])
 print(mixed, mixed.dtype)
 
@@ -391,15 +386,12 @@ for d1 in kinds:
 # %%
 # Summary
 # -------
-# - :func:`torch.chunk` cuts into a number of pieces. When the length does
-#   not divide, the last piece may be shorter, or there may be fewer pieces.
-# - :func:`torch.split` cuts into pieces of one size, or of listed sizes that
-#   add up to the length.
+# - :func:`torch.chunk` cuts into a number of pieces.
+# - :func:`torch.split` cuts into pieces of given sizes.
 # - :func:`torch.unbind` returns every slice along a dimension, without it.
 # - The pieces are views: writing into one writes into the original.
 # - :func:`torch.cat` joins along an existing dimension, whose sizes add up.
 # - :func:`torch.stack` joins same-shaped tensors along a new dimension.
-# - Both return a new tensor.
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`
 # shows what a view is: one storage read through a size, a :term:`stride`
