@@ -2,13 +2,22 @@
 Errors with tensors
 ===================
 
-The errors that combining, reshaping, converting and indexing :term:`tensors
-<tensor>` raise most often, each with its cause and its fix. The messages in
-the output were printed by the PyTorch that built the page.
+This page explains the errors raised most often when you multiply, broadcast,
+reshape, index or convert :term:`tensors <tensor>`. Each entry raises the
+error, prints its message, says why and runs the fix. The messages were
+printed on the CPU by the PyTorch that built the page.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`,
+:ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`,
+:ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`,
+:ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`,
+:ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py`,
+:ref:`sphx_glr_auto_examples_gradients_plot_01_automatic_differentiation.py`
+and :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
 """
 
 # %%
-import numpy as np
 import torch
 
 from tutorial_utils.environment import environment_summary
@@ -20,9 +29,9 @@ print(environment_summary("cpu"))
 #
 # mat1 and mat2 shapes cannot be multiplied
 # -----------------------------------------
-# Raised by ``@``, :func:`torch.matmul` and :class:`torch.nn.Linear` when the
-# input's last dimension differs from the first dimension of a 2-D right
-# operand (a layer's ``weight.T``): here unflattened images reach a layer.
+# ``@``, :func:`torch.matmul` and :class:`torch.nn.Linear` raise it when the
+# right operand is a 2-D matrix whose first size differs from the left
+# operand's last size. Here, unflattened images reach a layer.
 layer = torch.nn.Linear(in_features=1 * 28 * 28, out_features=10)
 images = torch.ones(8, 1, 28, 28)
 try:
@@ -34,25 +43,26 @@ else:
     raise AssertionError("layer(images) did not raise")
 
 # %%
-# .. check:: unflattened images get the heading's message
+# .. check:: images that were not flattened get the heading's message
 assert "mat1 and mat2 shapes cannot be multiplied" in message
 
 # %%
-# **Why.** The product of an ``(n, k)`` and a ``(k, m)`` matrix needs the two
-# ``k`` to be equal. :class:`~torch.nn.Linear` stores its ``weight`` as
-# ``(out_features, in_features)`` and computes ``input @ weight.T``: ``mat2``
-# is ``weight.T``, ``784x10``, and ``mat1`` is the input with its leading
-# dimensions folded into one, ``224x28`` (8 times 1 times 28 rows of 28).
+# **Why.** An ``(n, k)`` matrix times a ``(k, m)`` matrix needs both ``k`` to be
+# equal. A :class:`~torch.nn.Linear` layer stores its ``weight`` with shape
+# ``(out_features, in_features)``. It computes ``input @ weight.T``, then
+# adds its bias. So ``mat2`` is ``weight.T``, ``784x10``. ``mat1`` is the
+# input with its leading dimensions folded into one: 8 times 1 times 28
+# rows of 28, ``224x28``.
 #
-# **Fix.** First decide which side is wrong. Here it is the input: images go
-# through :class:`torch.nn.Flatten` (channels times height times width
-# features) first. Sizing the layer to the input's last dimension, the fix when
-# the layer is wrong, would hide this bug: it runs, one output per image row.
+# **Fix.** First decide which side is wrong: here, the input.
+# :class:`torch.nn.Flatten` turns each image into one row of 784 features.
+# Sizing the layer to the input's last size hides the bug: it then gives one
+# output per row of pixels.
 assert layer(torch.nn.Flatten()(images)).shape == (8, 10)
 assert torch.nn.Linear(images.shape[-1], 10)(images).shape == (8, 1, 28, 10)
 
 # %%
-# .. check:: ``mat2`` is ``weight.T``, 784x10, and ``mat1`` the folded input, 224x28
+# .. check:: ``mat2`` is ``weight.T``, 784x10; ``mat1`` is the folded input, 224x28
 assert layer.weight.T.shape == (784, 10)
 assert "(224x28 and 784x10)" in message
 
@@ -61,9 +71,10 @@ assert "(224x28 and 784x10)" in message
 #
 # The size of tensor a … must match the size of tensor b … at non-singleton dimension …
 # -------------------------------------------------------------------------------------
-# Raised by :term:`element-wise` operations (``+``, ``*``, comparisons, ...)
-# when two :term:`shapes <shape>` cannot be broadcast together: here,
-# subtracting each row's mean from a batch of shape ``(4, 3)``.
+# :term:`Element-wise <element-wise>` operations such as ``+``, ``*`` and
+# comparisons raise it when two :term:`shapes <shape>` cannot be broadcast
+# together. Here, each row's mean is subtracted from a batch of shape
+# ``(4, 3)``.
 x = torch.arange(12.0).reshape(4, 3)
 row_means = x.mean(dim=1)
 try:
@@ -78,75 +89,37 @@ else:
 # .. check:: ``(4, 3)`` minus ``(4,)`` gets the heading's message
 pieces = ["The size of tensor a", "must match the size of tensor b", "at non-singleton"]
 assert all(piece in message for piece in pieces)
+assert "tensor a (3)" in message
+assert "tensor b (4)" in message
 
 # %%
 # **Why.** :term:`Broadcasting <broadcasting>` lines the shapes up from their
-# last dimension, and each pair of sizes must be equal or contain a 1.
-# ``(4, 3)`` against ``(4,)`` compares 3 with 4 in dimension 1 of the result;
-# "tensor a" is the left operand. A :term:`reduction` with ``dim=1`` removed
-# that dimension, so the 4 means meet the 3 columns instead of the 4 rows.
+# last dimension. Each pair of sizes must be equal, or one of them must be 1.
+# ``(4, 3)`` against ``(4,)`` compares 3 with 4, in dimension 1 of the result.
+# "Tensor a" is the left operand. The :term:`reduction` with ``dim=1`` removed
+# that dimension. So the 4 means meet the 3 columns instead of the 4 rows.
 #
-# **Fix.** Keep the reduced dimension with ``keepdim=True``: shape ``(4, 1)``
-# is stretched across the columns, one mean per row.
+# **Fix.** Keep the reduced dimension with ``keepdim=True``. The means then
+# have shape ``(4, 1)``, and each row's mean is stretched across its columns.
 centred = x - x.mean(dim=1, keepdim=True)
 
 # %%
-# .. check:: the means have shape ``(4,)``, the message names dimension 1, centred rows average 0
+# .. check:: the means have shape ``(4,)``; ``keepdim`` gives ``(4, 1)``; rows average 0
 assert row_means.shape == (4,)
 assert "dimension 1" in message
+assert x.mean(dim=1, keepdim=True).shape == (4, 1)
 torch.testing.assert_close(centred.mean(dim=1), torch.zeros(4))
-
-# %%
-# .. _error-linear-dtype:
-#
-# mat1 and mat2 must have the same dtype
-# --------------------------------------
-# Raised by :class:`torch.nn.Linear` with its default bias when its input has
-# another :term:`dtype` than its weights, typically float64 data from NumPy fed
-# to a float32 model (the next entry names the inputs that word it otherwise).
-features = np.linspace(0.0, 1.0, 12).reshape(4, 3)
-batch = torch.from_numpy(features)
-layer = torch.nn.Linear(3, 2)
-try:
-    layer(batch)
-except RuntimeError as error:
-    message = str(error)
-    print(f"{type(error).__name__}: {message}")
-else:
-    raise AssertionError("layer(batch) did not raise")
-
-# %%
-# .. check:: float64 data into a float32 layer gets the heading's message
-assert "mat1 and mat2 must have the same dtype" in message
-
-# %%
-# **Why.** NumPy's default float is float64, and :func:`torch.from_numpy`
-# and :func:`torch.tensor` keep the array's dtype; a layer's parameters are
-# created in PyTorch's default dtype, float32.
-#
-# **Fix.** Convert the data once, where it is loaded, to the model's dtype.
-batch = torch.as_tensor(features, dtype=torch.float32)
-
-# %%
-# .. check:: the NumPy data is float64, the layer float32; the converted batch goes through
-_from_numpy = torch.from_numpy(features)
-assert (_from_numpy.dtype, layer.weight.dtype) == (torch.float64, torch.float32)
-assert layer(batch).dtype == torch.float32
 
 # %%
 # .. _error-matmul-dtype:
 #
 # expected m1 and m2 to have the same dtype
 # -----------------------------------------
-# Raised on the CPU by ``@``, :func:`torch.matmul` and :func:`torch.mm` when an
-# input and a 2-D right operand have different dtypes: here integer data times
-# float weights.
-#
-# .. detail:: Linear layers
-#
-#    A :class:`~torch.nn.Linear` with mismatched dtypes raises it too when it
-#    is built with ``bias=False``, or given a non-contiguous input that is not
-#    2-D.
+# On the CPU, ``@``, :func:`torch.matmul` and :func:`torch.mm` raise it when
+# the right operand is a 2-D matrix and the two :term:`dtypes <dtype>` differ.
+# Here, integer data meets float weights.
+# A :class:`~torch.nn.Linear` layer with its default bias words it
+# differently: see :ref:`error-linear-dtype`.
 inputs = torch.tensor([[1, 2, 3]])
 weights = torch.randn(3, 2, generator=torch.Generator().manual_seed(0))
 try:
@@ -158,42 +131,42 @@ else:
     raise AssertionError("inputs @ weights did not raise")
 
 # %%
-# .. check:: int64 times float32 gets the heading's message, as do a bias-free layer and a non-contiguous input
+# .. check:: int64 times float32 gets the heading's message
 assert "expected m1 and m2 to have the same dtype" in message
-cases = [
-    (lambda: torch.nn.Linear(3, 2, bias=False)(batch.double()), "expected m1 and m2"),
-    (lambda: layer(batch.double().expand(2, 4, 3)), "expected m1 and m2"),
-]
-for call, words in cases:
-    try:
-        with torch.random.fork_rng(
-            devices=[]
-        ):  # a new layer's weights draw random numbers
-            call()
-    except RuntimeError as error:
-        other_message = str(error)
-    else:
-        raise AssertionError(f"{words} was not raised")
-    assert words in other_message
 
 # %%
-# **Why.** :func:`torch.tensor` makes int64 from Python integers, and matrix
-# products, unlike element-wise operations, do not promote mixed dtypes to a
-# common one.
+# **Why.** :func:`torch.tensor` makes int64 from Python integers. Element-wise
+# operations promote two dtypes to a common one. Matrix products do not.
 #
-# **Fix.** Write float literals (``1.0``), or convert with ``.to(weights.dtype)``.
+# **Fix.** Write float literals such as ``1.0``, or convert with
+# ``.to(weights.dtype)``.
 #
-# .. detail:: On a CUDA GPU
+# .. detail:: Other devices and layers
 #
-#    On a CUDA GPU the same mistake is worded
-#    ``expected mat1 and mat2 to have the same dtype``.
+#    On a CUDA GPU the same mistake reads
+#    ``expected mat1 and mat2 to have the same dtype``. A
+#    :class:`~torch.nn.Linear` layer raises this entry's message instead of
+#    its own when it has ``bias=False``. So does a layer given a
+#    non-contiguous input with more than two dimensions.
 product = inputs.to(weights.dtype) @ weights
 
 # %%
-# .. check:: the inputs are int64, element-wise operations promote, the converted product works
+# .. check:: inputs are int64; ``+`` promotes; bias-free and non-contiguous layers match
 assert inputs.dtype == torch.int64
 assert (torch.ones(2, dtype=torch.float64) + torch.ones(2)).dtype == torch.float64
 assert (product.dtype, product.shape) == (torch.float32, (1, 2))
+assert (torch.tensor([[1.0, 2.0, 3.0]]) @ weights).dtype == torch.float32
+batch = torch.ones(4, 3, dtype=torch.float64)
+with torch.random.fork_rng(devices=[]):  # new layers draw their weights
+    cases = [torch.nn.Linear(3, 2, bias=False), torch.nn.Linear(3, 2)]
+for case, data in zip(cases, [batch, batch.expand(2, 4, 3)], strict=True):
+    try:
+        case(data)
+    except RuntimeError as error:
+        other_message = str(error)
+    else:
+        raise AssertionError("a float64 batch went through a float32 layer")
+    assert "expected m1 and m2" in other_message
 if torch.cuda.is_available():  # the CUDA wording
     try:
         inputs.cuda() @ weights.cuda()
@@ -204,50 +177,11 @@ if torch.cuda.is_available():  # the CUDA wording
     assert "expected mat1 and mat2 to have the same dtype" in other_message
 
 # %%
-# .. _error-result-type-cast:
-#
-# result type … can't be cast to the desired output type …
-# --------------------------------------------------------
-# Raised by in-place arithmetic (``/=``, ``+=``, :meth:`~torch.Tensor.div_`,
-# ...) when the result is of a higher kind than the tensor (bool, then integer,
-# then float, then complex): here scaling 8-bit pixel values to ``[0, 1]``.
-image = torch.tensor([[0, 128, 255]], dtype=torch.uint8)
-try:
-    image /= 255
-except RuntimeError as error:
-    message = str(error)
-    print(f"{type(error).__name__}: {message}")
-else:
-    raise AssertionError("image /= 255 did not raise")
-
-# %%
-# .. check:: ``image /= 255`` on ``uint8`` gets the heading's message
-assert "result type" in message
-assert "can't be cast to the desired output type" in message
-
-# %%
-# **Why.** An :term:`in-place operation` writes into the existing tensor, so
-# its dtype cannot change. ``/`` always gives a float for integer inputs, and
-# PyTorch refuses to cast a result down to a lower kind (:func:`torch.can_cast`
-# says which casts it allows).
-#
-# **Fix.** Compute out of place, which makes a new float tensor, or convert
-# first: ``image.float().div_(255)``.
-scaled = image / 255
-
-# %%
-# .. check:: no kind casts down; out of place gives float32 up to 1, as ``image.float().div_(255)`` does
-kinds = [torch.bool, torch.uint8, torch.float32, torch.complex64]
-assert not any(torch.can_cast(kinds[i + 1], kinds[i]) for i in range(3))
-assert (scaled.dtype, scaled.max().item()) == (torch.float32, 1.0)
-assert torch.equal(image.float().div_(255), scaled)
-
-# %%
 # .. _error-view-stride:
 #
 # view size is not compatible with input tensor's size and stride
 # ---------------------------------------------------------------
-# Raised by :meth:`torch.Tensor.view` on a tensor whose :term:`strides
+# :meth:`torch.Tensor.view` raises it when the tensor's :term:`strides
 # <stride>` cannot express the new shape, typically after
 # :meth:`~torch.Tensor.transpose`, ``.T`` or :meth:`~torch.Tensor.permute`.
 x = torch.arange(6).reshape(2, 3)
@@ -261,35 +195,39 @@ else:
     raise AssertionError("transposed.view(6) did not raise")
 
 # %%
-# .. check:: ``x.T.view(6)`` gets the heading's message
+# .. check:: ``x.T.view(6)`` gets the heading's message, which suggests ``reshape``
 assert "view size is not compatible with input tensor's size and stride" in message
+assert ".reshape(" in message
 
 # %%
-# **Why.** A :term:`view` never copies: it reads the same storage with new
-# strides. ``x.T`` reads the storage in the order 0, 3, 1, 4, 2, 5: it is not
-# :term:`contiguous`, and no single stride walks that order as one dimension.
+# **Why.** A :term:`view` never copies. It reads the same memory with new
+# strides. ``x.T`` reads the memory in the order 0, 3, 1, 4, 2, 5. So it is
+# not :term:`contiguous`, and no single stride walks that order as one
+# dimension.
 #
-# **Fix.** Use :meth:`~torch.Tensor.reshape`, as the message says: it returns
-# a view when the strides allow one and a copy otherwise (here a copy, so
-# writing to it leaves ``x`` unchanged).
+# **Fix.** Use :meth:`~torch.Tensor.reshape`, as the message says. It
+# returns a view when the strides allow one, and a copy otherwise. Here it
+# copies, so writing to the result leaves ``x`` unchanged.
 flat = transposed.reshape(6)
 print(flat)
 flat[0] = 100
 
 # %%
-# .. check:: ``x.T`` has strides ``(1, 3)``, is not contiguous, reads 0, 3, 1, 4, 2, 5; ``x`` is unchanged
+# .. check:: ``x.T`` has strides ``(1, 3)``, reads 0, 3, 1, 4, 2, 5; ``x`` is unchanged
 assert (transposed.stride(), transposed.is_contiguous()) == ((1, 3), False)
 assert transposed.reshape(6).tolist() == [0, 3, 1, 4, 2, 5]
 assert x[0, 0] == 0
+assert x.reshape(6).data_ptr() == x.data_ptr()  # contiguous: a view
 
 # %%
 # .. _error-numpy-requires-grad:
 #
 # Can't call numpy() on Tensor that requires grad
 # -----------------------------------------------
-# Raised by :meth:`torch.Tensor.numpy` on a tensor that requires
-# :term:`gradients <gradient>` while autograd records: a parameter, or
-# anything computed from one, such as a model's output.
+# :meth:`torch.Tensor.numpy` raises it on a tensor that requires
+# :term:`gradients <gradient>`, while autograd records. Such a tensor is a
+# parameter, a tensor made with ``requires_grad=True``, or a result computed
+# from one.
 w = torch.tensor([0.5, -1.0], requires_grad=True)
 scores = w * 2
 try:
@@ -301,22 +239,30 @@ else:
     raise AssertionError("scores.numpy() did not raise")
 
 # %%
-# .. check:: a result computed from a parameter gets the heading's message
+# .. check:: a result and a layer's parameter get the heading's message
 assert "Can't call numpy() on Tensor that requires grad" in message
+try:
+    layer.weight.numpy()
+except RuntimeError as error:
+    other_message = str(error)
+else:
+    raise AssertionError("a parameter's numpy() did not raise")
+assert "Can't call numpy() on Tensor that requires grad" in other_message
 
 # %%
 # **Why.** The array that :meth:`~torch.Tensor.numpy` returns shares the
-# tensor's memory, and autograd cannot follow what NumPy does with it, so
-# PyTorch asks you to leave the graph on purpose.
+# tensor's memory. Autograd cannot follow what NumPy does with it. So PyTorch
+# asks you to leave the :term:`computational graph` on purpose.
 #
-# **Fix.** As the message says, :meth:`~torch.Tensor.detach` first. The array
-# still shares memory with ``scores``. For a tensor on a GPU,
-# ``.detach().cpu().numpy()`` copies it to main memory first.
+# **Fix.** Call :meth:`~torch.Tensor.detach` first, as the message says. The
+# array still shares memory with ``scores``. A tensor on a GPU needs
+# ``.detach().cpu().numpy()``, which copies it to main memory.
 #
 # .. detail:: Under no_grad
 #
-#    Under :class:`torch.no_grad` nothing is recorded and the call is allowed,
-#    even on a parameter: writing to its array then changes the parameter.
+#    Under :class:`torch.no_grad` nothing is recorded, and the call is
+#    allowed, even on a tensor that requires gradients. Writing to its array
+#    then changes that tensor.
 array = scores.detach().numpy()
 print(array)
 with torch.no_grad():
@@ -324,7 +270,7 @@ with torch.no_grad():
 weight_array[0] = 99.0
 
 # %%
-# .. check:: the array shares ``scores``'s memory; writing to ``w``'s array changed the parameter
+# .. check:: the array shares ``scores``'s memory; writing to ``w``'s array changed ``w``
 assert array.tolist() == [1.0, -2.0]
 assert array.__array_interface__["data"][0] == scores.data_ptr()
 assert w.requires_grad
@@ -335,8 +281,8 @@ assert w[0] == 99.0
 #
 # a Tensor with … elements cannot be converted to Scalar
 # ------------------------------------------------------
-# Raised by :meth:`torch.Tensor.item` on a tensor that holds more than one
-# element, or none: here counting correct predictions.
+# :meth:`torch.Tensor.item` raises it on a tensor with more than one element,
+# or none. Here it is called while counting correct predictions.
 predictions = torch.tensor([1, 0, 2, 2])
 labels = torch.tensor([1, 0, 1, 2])
 try:
@@ -354,31 +300,42 @@ assert "elements cannot be converted to Scalar" in message
 try:
     torch.ones(0).item()
 except RuntimeError as error:
-    empty_message = str(error)
+    other_message = str(error)
 else:
     raise AssertionError("item() of an empty tensor did not raise")
-assert "a Tensor with 0 elements" in empty_message
+assert "a Tensor with 0 elements" in other_message
 
 # %%
-# **Why.** :meth:`~torch.Tensor.item` returns the single number of a tensor
-# with exactly one element, whatever its shape; a comparison of two batches
-# gives one result per sample.
+# **Why.** :meth:`~torch.Tensor.item` returns the number in a tensor with
+# exactly one element, whatever its shape. A comparison of two batches gives
+# one result per sample.
 #
-# **Fix.** Reduce first (:meth:`~torch.Tensor.sum`, :meth:`~torch.Tensor.mean`),
-# or use :meth:`~torch.Tensor.tolist` for all the values.
-assert (predictions == labels).sum().item() == 3
+# **Fix.** Reduce first. :meth:`~torch.Tensor.sum` counts the ``True``
+# results. For the fraction, convert to float before
+# :meth:`~torch.Tensor.mean`, which refuses a bool tensor.
+# :meth:`~torch.Tensor.tolist` gives all the values instead.
+correct = (predictions == labels).sum().item()
+accuracy = (predictions == labels).float().mean().item()
+print(correct, accuracy)
 
 # %%
-# .. check:: a tensor of shape ``(1, 1)`` has one element, and ``item()`` converts it
+# .. check:: 3 of 4 are correct; ``mean`` refuses bools; shape ``(1, 1)`` converts
+assert (correct, accuracy) == (3, 0.75)
 assert torch.ones(1, 1).item() == 1.0
+try:
+    (predictions == labels).mean()
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("mean() of a bool tensor did not raise")
 
 # %%
 # .. _error-index-out-of-bounds:
 #
 # index … is out of bounds for dimension … with size …
 # ----------------------------------------------------
-# Raised by indexing a tensor with an integer outside its dimension, such as
-# ``len(t)`` for the last element.
+# Indexing raises it when an index lies outside its dimension. A common
+# case is ``t[len(t)]`` for the last element.
 scores = torch.tensor([0.1, 0.7, 0.2])
 try:
     scores[len(scores)]
@@ -395,16 +352,16 @@ assert all(piece in message for piece in pieces)
 
 # %%
 # **Why.** In a dimension of size ``n`` the valid indices are ``0`` to
-# ``n - 1``, and ``-n`` to ``-1`` counting from the end.
+# ``n - 1``. Counting from the end, they are ``-n`` to ``-1``.
 #
-# **Fix.** Index the last element with ``-1`` (or ``len(t) - 1``).
+# **Fix.** Index the last element with ``-1``, or with ``len(t) - 1``.
 #
 # .. detail:: The dimension in the message
 #
-#    For an integer index the message names the dimension: ``t[:, 3]`` on a
-#    tensor of shape ``(2, 3)`` reports dimension 1. For a list or tensor of
-#    indices after a slice, ``t[:, [0, 3]]``, it says dimension 0: trust the
-#    size it gives.
+#    For an integer index, the message names the right dimension: ``t[:, 3]``
+#    on a tensor of shape ``(2, 3)`` reports dimension 1. On the CPU, a list
+#    of indices after a slice, ``t[:, [0, 3]]``, reports dimension 0. Trust
+#    the size that the message gives.
 grid = torch.zeros(2, 3)
 index_messages = []
 for index in (3, [0, 3]):
@@ -417,68 +374,21 @@ for index in (3, [0, 3]):
         raise AssertionError(f"t[:, {index}] did not raise")
 
 # %%
-# .. check:: ``t[3]`` names dimension 0, ``t[:, 3]`` dimension 1, ``t[:, [0, 3]]`` 0; ``-1`` is the last
+# .. check:: ``t[3]`` names dimension 0, ``t[:, 3]`` 1, ``t[:, [0, 3]]`` 0; ``-n`` to ``-1`` work
 assert "dimension 0 with size 3" in message
 assert scores[-1] == scores[len(scores) - 1] == scores[2]
+assert scores[-len(scores)] == scores[0]
 dimensions = ["dimension 1", "dimension 0"]  # of t[:, 3] and t[:, [0, 3]]
 for index_message, dimension in zip(index_messages, dimensions, strict=True):
     assert f"{dimension} with size 3" in index_message
-
-# %%
-# .. _error-index-out-of-range-in-self:
-#
-# index out of range in self
-# --------------------------
-# Raised (as an :class:`IndexError`) on the CPU by :class:`torch.nn.Embedding`
-# and :func:`torch.index_select` when an index is negative or too large: here
-# a token id of 10 for a table of 10 rows.
-embedding = torch.nn.Embedding(num_embeddings=10, embedding_dim=4)
-token_ids = torch.tensor([3, 7, 10])
 try:
-    embedding(token_ids)
-except IndexError as error:
-    message = str(error)
-    print(f"{type(error).__name__}: {message}")
+    scores[-len(scores) - 1]
+except IndexError:
+    pass
 else:
-    raise AssertionError("embedding(token_ids) did not raise")
+    raise AssertionError("t[-n - 1] did not raise")
 
 # %%
-# .. check:: id 10 gets the heading's message, as do a negative id and ``index_select``
-assert "index out of range in self" in message
-for call in [
-    lambda: embedding(torch.tensor([-1])),
-    lambda: torch.index_select(torch.zeros(3), 0, torch.tensor([3])),
-]:
-    try:
-        call()
-    except IndexError as error:
-        other_message = str(error)
-    else:
-        raise AssertionError("an id outside the table did not raise")
-    assert other_message == "index out of range in self"
-
-# %%
-# **Why.** An embedding is a table with one row per id, ``0`` to
-# ``num_embeddings - 1``, and ``self`` in the message is that table. The
-# message names neither the index nor the size.
-#
-# **Fix.** Ids outside the table are wrong ids (another tokenizer's, a padding
-# or unknown id equal to the vocabulary size, labels counted from 1), or the
-# table is smaller than the vocabulary: fix the ids, or size the table from the
-# vocabulary, not from one batch's ids. Then check the ids against the table.
-vocabulary_size = 16  # len(vocabulary) of the tokenizer that made the ids
-embedding = torch.nn.Embedding(vocabulary_size, embedding_dim=4)
-assert 0 <= token_ids.min() <= token_ids.max() < embedding.num_embeddings
-
-# %%
-# .. check:: the message is only ``index out of range in self``; the larger table takes the ids
-assert message == "index out of range in self"
-assert embedding(token_ids).shape == (3, 4)
-
-# %%
-# See also: :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`,
-# :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`,
-# :ref:`sphx_glr_auto_examples_tensors_plot_04_arithmetic_and_broadcasting.py`,
-# :ref:`sphx_glr_auto_examples_tensors_plot_07_views_and_strides.py`,
-# :ref:`sphx_glr_auto_examples_tensors_plot_08_tensors_and_numpy.py` and
-# :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
+# More entries: :ref:`sphx_glr_auto_examples_errors_plot_02_autograd_errors.py`
+# and, for dtypes and embeddings,
+# :ref:`sphx_glr_auto_examples_errors_plot_06_dtype_and_index_errors.py`.
