@@ -2,8 +2,7 @@
 
 The rules and their limits live in ``docs/_ext/prose_rules.py`` and
 ``docs/_ext/taught_names.py``; their command lines show a page's figures and
-every problem. Pages not yet rewritten to these rules are listed in
-:data:`AWAITING_REWRITE`, and the rules skip them until they leave the list.
+every problem.
 """
 
 from __future__ import annotations
@@ -26,35 +25,6 @@ from taught_names import SECTIONS, kind_of, path_unintroduced, reading_path
 
 from sitebuild import GALLERY, ROOT
 
-#: Pages still to be rewritten for a reader new to PyTorch (the issue
-#: "Learnable in order"): the rules below skip them.
-AWAITING_REWRITE = frozenset(
-    {
-        *(
-            f"gallery/{page}"
-            for page in (
-                "training/plot_01_building_a_model.py",
-                "training/plot_02_datasets_and_loaders.py",
-                "training/plot_03_training_loop.py",
-                "training/plot_04_loss_functions.py",
-                "training/plot_05_optimisers_and_learning_rates.py",
-                "training/plot_06_validation_and_overfitting.py",
-                "training/plot_07_reproducible_runs.py",
-                "training/plot_08_saving_and_loading.py",
-                "training/plot_09_checkpoints_and_resuming.py",
-                "training/plot_10_distributed_training.py",
-                "training/plot_90_training_exercises.py",
-                "training/plot_91_more_training_exercises.py",
-                "errors/plot_01_tensor_errors.py",
-                "errors/plot_02_autograd_errors.py",
-                "errors/plot_03_training_errors.py",
-                "errors/plot_04_data_and_saving_errors.py",
-                "errors/plot_05_device_errors.py",
-            )
-        ),
-    }
-)
-
 PATH = reading_path(GALLERY)
 LESSONS = [page for page in PATH if kind_of(page) != "exercises"]
 MYST_PAGES = sorted((ROOT / "docs").glob("*.md"))
@@ -65,18 +35,8 @@ def _name(page: Path) -> str:
 
 
 def _params(pages: list[Path]) -> list[object]:
-    """One parameter a page, skipped while the page awaits its rewrite."""
-    waiting = pytest.mark.skip(reason="awaiting its rewrite")
-    return [
-        pytest.param(page, id=_name(page), marks=[waiting])
-        if _name(page) in AWAITING_REWRITE
-        else pytest.param(page, id=_name(page))
-        for page in pages
-    ]
-
-
-def test_awaiting_names_real_pages() -> None:
-    assert sorted(n for n in AWAITING_REWRITE if not (ROOT / n).exists()) == []
+    """One parameter a page, named by its path."""
+    return [pytest.param(page, id=_name(page)) for page in pages]
 
 
 @pytest.mark.parametrize("page", _params(PATH + MYST_PAGES))
@@ -99,10 +59,6 @@ def test_one_topic_a_page(page: Path) -> None:
     )
 
 
-@pytest.mark.skipif(
-    any(_name(p) in AWAITING_REWRITE for p in LESSONS),
-    reason="lessons awaiting their rewrite",
-)
 def test_lessons_are_short_on_the_whole() -> None:
     measured = [gallery_prose(page) for page in LESSONS]
     words = statistics.median(p.open_words for p in measured)
