@@ -343,7 +343,7 @@ if __name__ == "__main__":
 #    :func:`torch.backends.cpu.get_cpu_capability` returns it. With another,
 #    one seed can draw other last bits;
 # 3. for an NVIDIA GPU, the version of CUDA, ``torch.version.cuda``, and
-#    that of cuDNN, from :func:`torch.backends.cudnn.version`. A CPU build
+#    that of cuDNN, from ``torch.backends.cudnn.version()``. A CPU build
 #    has neither.
 #
 # .. detail:: ROCm builds
