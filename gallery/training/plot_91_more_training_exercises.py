@@ -2,17 +2,28 @@
 Exercises: training, part two
 =============================
 
-Exercises for the training pages on validation, reproducible runs, saving a
-model and training on several processes, each with a solution behind a
-toggle and a check that tells you whether an answer is right.
+Practise the training pages from validation on. You will hold out a
+validation set and compute a validation loss. You will seed a run and give a
+loader an order of its own. Then you will save and load weights. Last, you
+will share data out among processes and average their gradients, as DDP does.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`,
+:ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`,
+:ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py` and
+:ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
+The checkpoints page ends with its own exercises.
 """
 
 # %%
-# The checks run on the CPU. The last cell deletes the file that exercise 5
-# writes.
+# A check follows each solution. When it fails, its message names the likely
+# mistake. In the notebook, write your answer in the empty cell that replaces
+# the solution, then run the check. Everything runs on the CPU. Exercise 5
+# writes a file into a folder that ``tempfile.TemporaryDirectory`` makes.
 import math
 import pickle
 import random
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +36,8 @@ from tutorial_utils.data import toy_tensors
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.models import NeuralNetwork
 
-print(environment_summary("cpu"))
+print(environment_summary(torch.device("cpu")))
+workdir = tempfile.TemporaryDirectory()
 
 # %%
 # .. _exercises-training-06:
@@ -33,16 +45,20 @@ print(environment_summary("cpu"))
 # Validation and overfitting
 # --------------------------
 # For :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`.
-# Exercise 2 uses ``net``, a new module (so in training mode) ending in :term:`dropout`.
+# Exercise 2 uses ``net``, a new module that ends in :term:`dropout`. A new
+# module is in training mode. ``X_train`` and ``y_train`` are the toy
+# training data of :func:`~tutorial_utils.data.toy_tensors`.
 torch.manual_seed(0)
 net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(p=0.5))
 X_train, y_train, _, _ = toy_tensors()
 
 # %%
-# **Exercise 1.** Define ``parts``: ``range(50)`` split at random into 80 % for
-# training and 20 % for a :term:`validation set`, in that order, by
-# :func:`~torch.utils.data.random_split` with a generator of its own seeded
-# with 0.
+# **Exercise 1.** Split ``range(50)`` with :func:`~torch.utils.data.random_split`:
+#
+# 1. 80 % for training, then 20 % for a :term:`validation set`;
+# 2. shuffled by a generator of its own, seeded with 0.
+#
+# Define ``parts``, what ``random_split`` returns.
 #
 # .. raw:: html
 #
@@ -52,24 +68,24 @@ X_train, y_train, _, _ = toy_tensors()
 generator = torch.Generator().manual_seed(0)
 parts = random_split(range(50), [0.8, 0.2], generator=generator)
 print(list(parts[1]))
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check (``random_split`` cuts ``randperm`` in order, in torch 2.4 to 2.13):
-assert isinstance(parts, list | tuple), "Exercise 1: parts is not a list or tuple"
-assert [len(part) for part in parts] == [40, 10], "Exercise 1: not 40 and 10 items"
-shuffled = torch.randperm(50, generator=torch.Generator().manual_seed(0)).tolist()
-assert list(parts[0]) + list(parts[1]) == shuffled, "Exercise 1: not seed 0's split"
+assert isinstance(parts, list | tuple), "Exercise 1: parts is not random_split's list"
+sizes = [len(part) for part in parts]
+assert sizes == [40, 10], f"Exercise 1: parts of {sizes} items: fractions [0.8, 0.2]?"
+again = random_split(range(50), [40, 10], generator=torch.Generator().manual_seed(0))
+same = [list(a) == list(b) for a, b in zip(parts, again, strict=True)]
+hint = "generator=torch.Generator().manual_seed(0)?"
+assert all(same), f"Exercise 1: not seed 0's split: {hint}"
 print("Exercise 1: right")
-
 # %%
 # **Exercise 2.** Define ``val_loss``: the mean cross-entropy :term:`loss` of
-# ``net`` on ``X_train`` and ``y_train``, as a validation pass computes it: in
-# evaluation mode, with no :term:`computational graph`.
+# ``net`` on ``X_train`` and ``y_train``, as a validation pass computes it:
+#
+# 1. in evaluation mode;
+# 2. with no :term:`computational graph`.
 #
 # .. raw:: html
 #
@@ -80,35 +96,35 @@ net.eval()
 with torch.no_grad():
     val_loss = F.cross_entropy(net(X_train), y_train)
 print(val_loss)
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check:
 assert isinstance(val_loss, float | torch.Tensor), "Exercise 2: not a float or tensor"
 if isinstance(val_loss, torch.Tensor):
-    assert val_loss.shape == (), "Exercise 2: val_loss should be one number, the mean"
-    assert val_loss.grad_fn is None, "Exercise 2: a graph is attached (torch.no_grad?)"
-by_hand = F.cross_entropy(X_train @ net[0].weight.T + net[0].bias, y_train).item()
-close = math.isclose(float(val_loss), by_hand, rel_tol=1e-5)
-assert close, "Exercise 2: not the loss without dropout"
+    assert val_loss.shape == (), "Exercise 2: not one number: the mean, by default"
+    assert val_loss.grad_fn is None, "Exercise 2: a graph is attached: torch.no_grad()?"
+without_dropout = F.cross_entropy(net[0](X_train), y_train).item()
+close = math.isclose(float(val_loss), without_dropout, rel_tol=1e-5)
+assert close, "Exercise 2: not the loss without dropout: net.eval() first?"
 print("Exercise 2: right")
-
 # %%
 # .. _exercises-training-07:
 #
 # Reproducible runs
 # -----------------
 # For :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`.
+# Exercise 4 also uses a loader's ``generator=``, from
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`.
+# Its data set ``numbers`` holds the numbers 0 to 7.
 numbers = TensorDataset(torch.arange(8))
 
 # %%
-# **Exercise 3.** Seed Python's :mod:`random`, NumPy's global generator and
-# PyTorch's with 7 (:term:`seed`), then define ``draws``: the tuple
-# ``(random.random(), np.random.rand(), torch.rand(1).item())``.
+# **Exercise 3.** Seed three generators with the :term:`seed` 7, then draw:
+#
+# 1. Seed Python's :mod:`random`, NumPy's global generator and PyTorch's.
+# 2. Define ``draws``, the tuple
+#    ``(random.random(), np.random.rand(), torch.rand(1).item())``.
 #
 # .. raw:: html
 #
@@ -120,25 +136,31 @@ np.random.seed(7)  # noqa: NPY002 (the global generator is the point here)
 torch.manual_seed(7)
 draws = (random.random(), np.random.rand(), torch.rand(1).item())  # noqa: NPY002
 print(draws)
-
 # %%
 # .. raw:: html
 #
 #    </details>
 
 # %%
-# The check:
+# The check draws from new generators seeded with 7. ``random.Random(7)`` is a
+# Python generator apart from the global one. ``np.random.RandomState(7)`` is
+# NumPy's, and ``torch.Generator`` PyTorch's.
 assert isinstance(draws, tuple), "Exercise 3: draws is not a tuple"
-expected = (random.Random(7).random(), np.random.RandomState(7).rand())
-expected += (torch.rand(1, generator=torch.Generator().manual_seed(7)).item(),)
-assert draws == expected, "Exercise 3: not the numbers that seed 7 gives all three"
+python = random.Random(7).random()
+numpy = np.random.RandomState(7).rand()
+pytorch = torch.rand(1, generator=torch.Generator().manual_seed(7)).item()
+names = ("Python's random", "NumPy's global generator", "PyTorch's generator")
+for name, got, wanted in zip(names, draws, (python, numpy, pytorch), strict=True):
+    assert got == wanted, f"Exercise 3: {name} was not seeded with 7 before its draw"
 print("Exercise 3: right")
-
 # %%
-# **Exercise 4.** Define a function ``make_loader(seed)`` that returns a
-# :class:`~torch.utils.data.DataLoader` over ``numbers`` (0 to 7) in shuffled
-# batches of 4, whose order depends on ``seed`` only: not on what the program
-# draws from PyTorch's global generator, before or after the loader is made.
+# **Exercise 4.** Define a function ``make_loader(seed)``:
+#
+# 1. It returns a :class:`~torch.utils.data.DataLoader` over ``numbers`` in
+#    shuffled batches of 4.
+# 2. The order of its batches depends on ``seed`` only.
+# 3. Draws from PyTorch's global generator, before or after the loader is
+#    made, do not change that order.
 #
 # .. raw:: html
 #
@@ -152,14 +174,10 @@ def make_loader(seed):
 
 
 print([batch.tolist() for (batch,) in make_loader(3)])
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check:
 assert callable(make_loader), "Exercise 4: make_loader is not a function"
 orders = []
 for seed, before, after in ((3, 0, 1), (3, 2, 3), (4, 0, 1)):
@@ -167,24 +185,31 @@ for seed, before, after in ((3, 0, 1), (3, 2, 3), (4, 0, 1)):
     loader = make_loader(seed)
     torch.manual_seed(after)
     orders.append([batch.tolist() for (batch,) in loader])
-assert orders[0] == orders[1], "Exercise 4: the order follows the global generator"
-assert orders[0] != orders[2], "Exercise 4: seeds 3 and 4 give one order"
+assert len(orders[0]) == 2, "Exercise 4: not 2 batches of 4: batch_size=4?"
+hint = "give the loader a generator= of its own"
+assert orders[0] == orders[1], f"Exercise 4: the global generator moves it: {hint}"
+same_order = "seeds 3 and 4 give one order: seed the generator with seed"
+assert orders[0] != orders[2], f"Exercise 4: {same_order}"
 print("Exercise 4: right")
-
 # %%
 # .. _exercises-training-08:
 #
 # Saving and loading a model
 # --------------------------
 # For :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`.
+# Both exercises use ``model``, the site's
+# :class:`~tutorial_utils.models.NeuralNetwork` for 2 inputs and 2 classes.
+# ``weights_file`` is a path in the temporary folder.
 torch.manual_seed(0)
 model = NeuralNetwork(2, 2)
-weights_file = Path("plot_91_weights.pt")
+weights_file = Path(workdir.name) / "weights.pt"
 
 # %%
-# **Exercise 5.** Save the :term:`state dict` of ``model`` to ``weights_file``,
-# then define ``loaded_model``: a new ``NeuralNetwork(2, 2)`` holding the
-# weights read back from that file, with ``weights_only=True``.
+# **Exercise 5.** Save the weights of ``model`` and load them into a new model:
+#
+# 1. Save the :term:`state dict` of ``model`` to ``weights_file``.
+# 2. Define ``loaded_model``, a new ``NeuralNetwork(2, 2)``.
+# 3. Load the file into ``loaded_model``, reading it with ``weights_only=True``.
 #
 # .. raw:: html
 #
@@ -194,34 +219,36 @@ weights_file = Path("plot_91_weights.pt")
 torch.save(model.state_dict(), weights_file)
 loaded_model = NeuralNetwork(2, 2)
 print(loaded_model.load_state_dict(torch.load(weights_file, weights_only=True)))
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check:
 assert isinstance(loaded_model, NeuralNetwork), "Exercise 5: not a NeuralNetwork"
-assert loaded_model is not model, "Exercise 5: loaded_model should be a new model"
-assert weights_file.exists(), "Exercise 5: nothing was saved to weights_file"
+assert loaded_model is not model, "Exercise 5: loaded_model is model: make a new one"
 try:
     on_disk = torch.load(weights_file, weights_only=True)
+except FileNotFoundError as error:
+    raise AssertionError("Exercise 5: nothing was saved to weights_file") from error
 except pickle.UnpicklingError as error:
-    raise AssertionError("Exercise 5: the file holds more than a state dict") from error
+    raise AssertionError("Exercise 5: save model.state_dict(), not model") from error
 else:
-    assert isinstance(on_disk, dict), "Exercise 5: the file holds no state dict"
-assert on_disk.keys() == model.state_dict().keys(), "Exercise 5: not a state dict"
+    names = on_disk.keys() if isinstance(on_disk, dict) else None
+    assert names == model.state_dict().keys(), "Exercise 5: not model's state dict"
 for key, value in model.state_dict().items():
-    assert torch.equal(on_disk[key], value), f"Exercise 5: {key} in the file differs"
-    assert torch.equal(loaded_model.state_dict()[key], value), f"Exercise 5: {key}"
+    assert torch.equal(on_disk[key], value), f"Exercise 5: the file's {key} differs"
+    loaded = loaded_model.state_dict()[key]
+    assert torch.equal(loaded, value), f"Exercise 5: {key} not loaded: load_state_dict?"
 print("Exercise 5: right")
-
 # %%
-# **Exercise 6.** Define ``partial``, a new ``NeuralNetwork(2, 2)``, and load
-# into it every tensor in ``weights_file`` but ``layers.4.bias`` (it keeps its
-# own); ``result`` is what :meth:`~torch.nn.Module.load_state_dict` returns.
-# Predict its two lists before you run it.
+# **Exercise 6.** Load every tensor of ``weights_file`` but one:
+#
+# 1. Define ``partial``, a new ``NeuralNetwork(2, 2)``.
+# 2. Load into it all the file's tensors but ``layers.4.bias``. That bias
+#    keeps its own value.
+# 3. Define ``result``: what :meth:`~torch.nn.Module.load_state_dict` returns.
+#    Its ``missing_keys`` lists the names in the model but not in the dict.
+#    Its ``unexpected_keys`` lists those in the dict but not in the model.
+#    Predict both before you run it.
 #
 # .. raw:: html
 #
@@ -233,22 +260,21 @@ weights = torch.load(weights_file, weights_only=True)
 del weights["layers.4.bias"]
 result = partial.load_state_dict(weights, strict=False)
 print(result)
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check:
 assert hasattr(result, "missing_keys"), "Exercise 6: not what load_state_dict returns"
-assert result.missing_keys == ["layers.4.bias"], "Exercise 6: other missing keys"
-assert not result.unexpected_keys, "Exercise 6: there should be no unexpected keys"
+missing = result.missing_keys
+hint = "delete layers.4.bias from the loaded dict"
+assert missing == ["layers.4.bias"], f"Exercise 6: {missing} missing: {hint}"
+unexpected = result.unexpected_keys
+assert not unexpected, f"Exercise 6: {unexpected} unexpected: keep the file's names"
 pairs = zip(partial.parameters(), model.parameters(), strict=True)
 kept = [torch.equal(a, b) for a, b in pairs]
-assert kept == [True] * 5 + [False], "Exercise 6: not all but layers.4.bias loaded"
+assert kept[:5] == [True] * 5, "Exercise 6: not every tensor but the bias was loaded"
+assert not kept[5], "Exercise 6: layers.4.bias was loaded too: strict=False skips it"
 print("Exercise 6: right")
-
 # %%
 # .. _exercises-training-10:
 #
@@ -260,39 +286,54 @@ torch.manual_seed(123)
 replica = NeuralNetwork(2, 2)
 
 # %%
-# **Exercise 7.** Define ``shares``: the list of the index lists that a
+# **Exercise 7.** With ``shuffle=False``, a
 # :class:`~torch.utils.data.distributed.DistributedSampler` over ``range(10)``
-# with ``shuffle=False`` gives the processes of :term:`process rank` 0, 1 and 2
-# in a :term:`world size` of 3. Predict them first.
+# keeps the order 0 to 9. Take a :term:`world size` of 3: the processes of
+# :term:`process rank` 0, 1 and 2 each make one. Each process gets 4 indices.
+# For that, the sampler pads the order with its first indices: here the first two.
+#
+# 1. Define ``predicted``: each process's list of indices, written by hand.
+# 2. Define ``shares``: the same lists, from the samplers.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
+# The order padded to 12 is 0 to 9, then 0 and 1. Rank r takes every third, from r.
+predicted = [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
 shares = [
     list(DistributedSampler(range(10), num_replicas=3, rank=rank, shuffle=False))
     for rank in range(3)
 ]
 print(shares)
-
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check: padded to 12 by repeating the first indices, then every third.
-assert isinstance(shares, list), "Exercise 7: shares is not a list"
-expected = [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
-assert [list(share) for share in shares] == expected, "Exercise 7: other shares"
+sampled = [
+    list(DistributedSampler(range(10), num_replicas=3, rank=r, shuffle=False))
+    for r in range(3)
+]
+same = [list(share) for share in shares] == sampled
+assert same, "Exercise 7: shares are not the sampler's: num_replicas=3? shuffle?"
+sizes = [len(share) for share in predicted]
+pads = "the sampler pads 10 indices to 12, 4 each"
+assert sizes == [4, 4, 4], f"Exercise 7: predicted shares of {sizes}: {pads}"
+padded = sorted(index for share in sampled for index in share)
+assert padded == sorted([*range(10), 0, 1]), "the sampler pads with its first two"
+yours = sorted(index for share in predicted for index in share)
+pads = "the padding is the order's first 12 - 10 indices, not its first index twice"
+assert yours == padded, f"Exercise 7: {pads}"
+right = [list(share) for share in predicted] == sampled
+assert right, "Exercise 7: process rank r takes every third index, from index r"
 print("Exercise 7: right")
-
 # %%
 # **Exercise 8.** Two processes compute the :term:`gradient` of the mean
-# cross-entropy of ``replica`` on samples ``[0, 2, 4]`` and ``[1, 3, 0]`` of
-# ``X_train``, ``y_train``. Define ``averaged``: for each parameter, the mean of
-# the two gradients (what DDP's all-reduce leaves in both), in a list.
+# cross-entropy of ``replica``. One uses samples ``[0, 2, 4]`` of ``X_train``
+# and ``y_train``, the other samples ``[1, 3, 0]``. Define ``averaged``: a
+# list with, for each parameter, the mean of the two gradients. That is what
+# DDP leaves in both processes after ``backward``.
 #
 # .. raw:: html
 #
@@ -301,25 +342,29 @@ print("Exercise 7: right")
 # %%
 gradients = []
 for share in ([0, 2, 4], [1, 3, 0]):
-    replica.zero_grad()
-    F.cross_entropy(replica(X_train[share]), y_train[share]).backward()
-    gradients.append([p.grad.clone() for p in replica.parameters()])
-averaged = [(a + b) / 2 for a, b in zip(*gradients, strict=True)]
-
+    loss = F.cross_entropy(replica(X_train[share]), y_train[share])
+    gradients.append(torch.autograd.grad(loss, list(replica.parameters())))
+averaged = [(a + b) / 2 for a, b in zip(*gradients, strict=True)]  # per parameter
+print([tuple(gradient.shape) for gradient in averaged])
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check: the gradient of the mean loss over all six samples at once.
 assert isinstance(averaged, list), "Exercise 8: averaged is not a list"
 everything = [0, 2, 4, 1, 3, 0]
-loss = F.cross_entropy(replica(X_train[everything]), y_train[everything])
-expected = torch.autograd.grad(loss, list(replica.parameters()))
-assert len(averaged) == len(expected), "Exercise 8: not one gradient per parameter"
-pairs = zip(averaged, expected, strict=True)
-close = [torch.allclose(a, e, atol=1e-6) for a, e in pairs]
-assert all(close), "Exercise 8: not the mean gradient over the six samples"
+whole = F.cross_entropy(replica(X_train[everything]), y_train[everything])
+expected = torch.autograd.grad(whole, list(replica.parameters()))
+assert len(averaged) == len(expected), "Exercise 8: not one per parameter tensor"
+for got, wanted in zip(averaged, expected, strict=True):
+    summed = torch.allclose(got, 2 * wanted, atol=1e-6)
+    two = "two backward passes without zero_grad add up: divide by 2"
+    assert not summed, f"Exercise 8: that is the sum of the gradients: {two}"
+    close = torch.allclose(got, wanted, atol=1e-6)
+    assert close, "Exercise 8: not the mean of the two gradients, per parameter"
 print("Exercise 8: right")
-weights_file.unlink(missing_ok=True)  # exercise 5's file: no longer needed
+# %%
+# ``workdir.cleanup()`` deletes the temporary folder. The checkpoints page,
+# :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`,
+# ends with its own exercises. Next section:
+# :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
+workdir.cleanup()
