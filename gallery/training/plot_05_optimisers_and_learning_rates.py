@@ -2,17 +2,18 @@
 Optimisers and learning rates
 =============================
 
-Write an optimiser step by hand and check it against PyTorch's; compare SGD,
-momentum, Adam and AdamW on one problem; tell AdamW's weight decay from
-Adam's; and add a learning-rate schedule and gradient clipping to a loop.
+After this page you can write an optimiser's step by hand and check it
+against PyTorch's. You can compare SGD, momentum, Adam and AdamW. You can
+tell AdamW's weight decay from Adam's, and turn it off for the biases.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py` and
+:ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`.
 """
 
 # %%
-# Everything here runs on the CPU; the numbers come from the machine below.
-import math
-import warnings
+# Every page starts by saying what computed it: here, the CPU.
 from functools import partial
-from itertools import pairwise
 
 import matplotlib.pyplot as plt
 import torch
@@ -29,14 +30,24 @@ print(environment_summary(device))
 # %%
 # One step by hand
 # ----------------
-# An :term:`optimiser` holds the parameters it was given; each call of
-# :meth:`~torch.optim.Optimizer.step` changes in place every parameter whose
-# ``.grad`` is not ``None`` (the others it skips, weight decay included).
-# Plain SGD steps downhill by the :term:`learning rate` times the
-# :term:`gradient`: ``p -= lr * p.grad``. Throughout: handwritten digits,
-# an :class:`~tutorial_utils.models.MLP` with one hidden layer, and all
-# 1,347 training images as one :term:`batch` per step, so the gradient is
-# that of the training :term:`loss` itself, free of batch-to-batch noise.
+# An :term:`optimiser` holds the parameters it was given. Its
+# :meth:`~torch.optim.Optimizer.step` updates them in place from their
+# ``.grad``. :class:`torch.optim.SGD`, plain stochastic gradient descent,
+# steps downhill by the :term:`learning rate` ``lr`` times the
+# :term:`gradient`: ``p -= lr * p.grad``.
+#
+# The digits are those of the training-loop page: 1,347 training images of
+# 64 pixels. The site's :class:`~tutorial_utils.models.MLP` stacks linear
+# layers with ReLU between them. ``MLP(64, [64], 10)`` has one hidden layer
+# of 64 outputs and returns 10 :term:`logits`, one per digit. Each step uses
+# all the images as one :term:`batch`. Below, one step by hand, under
+# :class:`torch.no_grad`, then the same step by SGD.
+#
+# .. detail:: Parameters without a gradient
+#
+#    ``step`` skips a parameter whose ``.grad`` is ``None``, weight decay
+#    included. :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad`` to
+#    ``None``, as on the training-loop page.
 digits = load_digits_tensors(seed=0)
 X, y = digits.train_features, digits.train_labels
 torch.manual_seed(0)
@@ -53,23 +64,59 @@ for (name, p), expected in zip(model.named_parameters(), by_hand, strict=True):
     torch.testing.assert_close(p.detach(), expected)
 
 # %%
-# .. check:: ``step`` skips a parameter whose ``.grad`` is ``None``, weight decay included
+# .. check:: ``step`` skips a ``None`` ``.grad``, decay included; ``zero_grad`` sets it
 kept, skipped = torch.ones(2, requires_grad=True), torch.ones(2, requires_grad=True)
 kept.grad = torch.zeros(2)
 torch.optim.AdamW([kept, skipped], lr=0.1, weight_decay=0.01).step()
 assert (kept < 1).all()
 assert (skipped == 1).all()
+torch.optim.SGD([kept], lr=0.1).zero_grad()
+assert kept.grad is None
 
 # %%
-# They agree within the float32 rounding :func:`torch.testing.assert_close`
-# allows. With ``momentum=mu`` (and the defaults ``dampening=0``,
-# ``nesterov=False``), :class:`torch.optim.SGD` keeps a buffer ``b`` per
-# parameter, ``optimizer.state[p]["momentum_buffer"]``: the first step sets
-# ``b = g``, later ones ``b = mu * b + g``, then ``p -= lr * b``.
-# :term:`Momentum <momentum>` thus adds up past gradients: for a constant
-# ``g``, ``b`` grows towards ``g / (1 - mu)`` (ten times ``g`` for
-# ``mu = 0.9``); for one that flips sign at every step, the terms partly
-# cancel. Three steps on a small quadratic, by hand and by PyTorch:
+# .. check:: 1,347 images of 64 pixels; the model returns 10 logits each
+assert X.shape == (1347, 64)
+assert model(X).shape == (1347, 10)
+
+# %%
+# The two agree exactly. At other rates they may differ by float32
+# rounding, which :func:`torch.testing.assert_close` allows.
+#
+# .. detail:: Why exactly
+#
+#    The rate 0.5 is a power of two. So ``0.5 * p.grad`` is exact, except
+#    for gradients so tiny that halving them leaves float32's normal range.
+#    At a rate such as 0.1, that product is rounded.
+
+# %%
+# .. check:: exact here; ``0.5 * g`` is exact unless tiny, ``0.1 * g`` is rounded
+for p, expected in zip(model.parameters(), by_hand, strict=True):
+    assert torch.equal(p.detach(), expected)
+g = torch.cat([p.grad.flatten() for p in model.parameters()])
+assert torch.equal((0.5 * g) * 2, g)
+assert not torch.equal((0.1 * g).double(), 0.1 * g.double())
+_tiny = torch.tensor([1e-45])  # the smallest float32 above 0, far from normal
+assert not torch.equal((0.5 * _tiny) * 2, _tiny)
+
+# %%
+# Momentum
+# --------
+# With ``momentum=mu``, SGD keeps a buffer ``b`` for each parameter, in
+# ``optimizer.state[p]["momentum_buffer"]``. The first step sets ``b = g``,
+# the gradient. Each later step sets ``b = mu * b + g``. Then ``p -= lr * b``.
+# So :term:`momentum` adds up past gradients. For a constant ``g``, ``b``
+# grows towards ``g / (1 - mu)``: ten times ``g`` for ``mu = 0.9``.
+#
+# Below, the loss is ``0.5 * (curvature * w**2).sum()``, with ``curvature``
+# equal to ``[1, 10]``. Its gradient is ``curvature * w``. ``w_hand`` is a
+# ``.clone()``, since ``detach`` alone shares the memory that ``step``
+# changes. Three steps both ways:
+#
+# .. detail:: Other gradients, other settings
+#
+#    For a gradient that flips sign at every step, the terms partly cancel.
+#    These formulas hold with SGD's defaults ``dampening=0`` and
+#    ``nesterov=False``.
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 curvature = torch.tensor([1.0, 10.0])
 sgd_momentum = torch.optim.SGD([w], lr=0.05, momentum=0.9)
@@ -85,7 +132,7 @@ print("PyTorch:", w.detach(), " by hand:", w_hand)
 torch.testing.assert_close(w.detach(), w_hand)
 
 # %%
-# .. check:: the buffer is ``state[p]["momentum_buffer"]`` and nears ``g / (1 - mu)``, less if ``g`` flips
+# .. check:: ``state[p]["momentum_buffer"]`` nears ``g / (1 - mu)``, less if ``g`` flips
 torch.testing.assert_close(sgd_momentum.state[w]["momentum_buffer"], buffer)
 for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
     q = torch.zeros(1, requires_grad=True)
@@ -99,10 +146,24 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
 # %%
 # Four optimisers, one problem
 # ----------------------------
-# The same network from the same initial weights, trained for 150 full-batch
-# steps by four optimisers, each at a round rate that trains it. A good rate
-# for one is no guide for another: SGD's step, with or without momentum, is
-# linear in the gradients; Adam's, as the next section shows, is not.
+# :class:`torch.optim.Adam` keeps two running averages per parameter: one
+# of the gradient, one of its square. It divides the first by the square
+# root of the second plus a small ``eps``, element by element. So its first
+# step moves each element by ``lr * g / (abs(g) + eps)``: almost exactly
+# ``lr`` for gradients far above the default ``eps = 1e-8``. For them, Adam's
+# step hardly depends on the gradients' size; SGD's grows with it.
+# :class:`torch.optim.AdamW`, the next section's topic, is Adam with another
+# kind of weight decay. Below, each optimiser takes 150 full-batch steps from
+# the same initial weights. Each recipe, a ``functools.partial``, builds an
+# optimiser from the parameters alone. The loss axis is logarithmic.
+#
+# .. detail:: Adam's averages
+#
+#    Each average keeps a fraction ``beta`` of its old value and adds
+#    ``1 - beta`` of the new one. The defaults are ``betas=(0.9, 0.999)``.
+#    Both averages start at zero. So after one step they hold ``0.1 * g``
+#    and ``0.001 * g**2``. At step ``t``, Adam divides each by
+#    ``1 - beta**t`` to undo that start. That gives the first step above.
 recipes = {
     "SGD, lr 0.5": partial(torch.optim.SGD, lr=0.5),
     "SGD, momentum 0.9, lr 0.5": partial(torch.optim.SGD, lr=0.5, momentum=0.9),
@@ -123,34 +184,57 @@ for label, make_optimizer in recipes.items():
         optimizer.step()
         losses.append(loss.item())
     curves[label] = losses
-    print(f"{label:26} loss at the last step: {losses[-1]:.4f}")
+    print(f"{label:26} loss at step {steps}: {losses[-1]:.4f}")
 
 fig, ax = plt.subplots(figsize=(6.5, 3.8), layout="constrained")
 for colour, (label, losses) in zip((7, 5, 1, 2), curves.items(), strict=True):
-    ax.plot(range(steps), losses, color=PALETTE[colour], label=label)
+    ax.plot(range(1, steps + 1), losses, color=PALETTE[colour], label=label)
 ax.set(xlabel="step", ylabel="training loss (cross-entropy)", yscale="log")
 ax.set_title("digits, one hidden layer, full-batch steps")
 ax.legend()
 plt.show()
 
 # %%
-# On this problem, at these rates: plain SGD ends far behind, its loss more
-# than five times each of the others'; SGD with momentum ends lowest; Adam and
-# AdamW end within 10 % of each other. Other rates can change the order: Adam
-# at 0.03 ends lowest of all.
-#
-# .. detail:: AdamW's default decay
-#
-#    AdamW's default decay takes a fraction ``lr * 0.01``, a ten-thousandth,
-#    off each weight per step.
+# .. check:: Adam's step hardly changes with large gradients' scale; SGD's scales
+for make, factor in ((torch.optim.SGD, 100), (torch.optim.Adam, 1)):
+    moves = []
+    for scale in (1.0, 100.0):
+        q = torch.zeros(3, requires_grad=True)
+        opt = make([q], lr=0.1)
+        for _ in range(5):
+            q.grad = scale * torch.tensor([1.0, -0.5, 0.2])
+            opt.step()
+        moves.append(q.detach().clone())
+    torch.testing.assert_close(moves[1], factor * moves[0])
 
 # %%
-# .. check:: plain SGD ends far behind, momentum lowest, Adam and AdamW within 10 %; Adam at 0.03 lower
+# .. check:: Adam's first step: ``lr`` for large gradients, less near ``eps``
+q = torch.ones(5, requires_grad=True)
+q.grad = torch.tensor([1.0, -2.0, 4.0, 1e-8, 0.0])
+adam_once = torch.optim.Adam([q], lr=0.1)
+adam_once.step()
+torch.testing.assert_close(adam_once.state[q]["exp_avg"], 0.1 * q.grad)
+torch.testing.assert_close(adam_once.state[q]["exp_avg_sq"], 0.001 * q.grad**2)
+first_step = 0.1 * q.grad / (q.grad.abs() + 1e-8)
+torch.testing.assert_close(q.detach(), 1 - first_step)
+torch.testing.assert_close(q.detach()[3:], torch.tensor([1 - 0.05, 1.0]))
+
+# %%
+# At these rates, plain SGD ends far behind: its last loss is more than five
+# times each of the others'. SGD with momentum ends lowest. Adam and AdamW
+# end within 10 % of each other. Other rates can change the order: Adam at
+# 0.03 ends lowest of all.
+
+# %%
+# .. check:: plain SGD ends far behind, momentum lowest, Adam and AdamW within 10 %
 sgd, momentum, adam, adamw = (curves[label][-1] for label in recipes)
 assert sgd > 5 * max(momentum, adam, adamw)
 assert momentum < min(adam, adamw)
 assert abs(adamw / adam - 1) < 0.1
-# Adam at 0.03 ends lowest of all.
+
+# %%
+# .. check:: Adam at 0.03 ends lowest of all
+lowest = min(curves[label][-1] for label in recipes)
 with torch.random.fork_rng(devices=[]):
     torch.manual_seed(0)
     net = MLP(64, [64], 10)
@@ -159,26 +243,37 @@ for _ in range(steps):
     opt.zero_grad()
     (last_loss := F.cross_entropy(net(X), y)).backward()
     opt.step()
-assert last_loss.item() < min(sgd, momentum, adam, adamw)
+assert last_loss.item() < lowest
 
 # %%
 # Weight decay: Adam against AdamW
 # --------------------------------
-# :term:`Weight decay <weight decay>` pulls every weight towards zero a little
-# at each step. :class:`torch.optim.SGD` and :class:`torch.optim.Adam` with
-# ``weight_decay=wd`` by default add ``wd * p`` to the gradient ``g`` (an L2
-# penalty). Plain SGD then sets ``p`` to ``(1 - lr * wd) * p - lr * g``:
-# shrink, then the usual step. Adam divides a running mean of the sum
-# ``g2 = g + wd * p`` by the root of a running mean of its square; its first
-# step moves each element by ``lr * g2 / (abs(g2) + eps)``, almost exactly
-# ``lr`` if ``abs(g2)`` is far above ``eps``.
-# :class:`torch.optim.AdamW` *decouples* the decay: it
-# multiplies ``p`` by ``1 - lr * wd``, then takes Adam's step with ``g`` alone:
+# :term:`Weight decay <weight decay>` pulls the weights towards zero. It
+# comes in two forms, for a weight ``p`` with gradient ``g``:
 #
-# .. detail:: SGD with momentum
+# 1. The L2 form adds ``wd * p`` to ``g``. SGD and Adam with
+#    ``weight_decay=wd`` do this.
+# 2. The decoupled form multiplies ``p`` by ``1 - lr * wd``, then steps
+#    with ``g`` alone. AdamW does this.
 #
-#    With momentum, ``wd * p`` is summed in the buffer like the gradients,
-#    and the shrink per step grows well past ``lr * wd``.
+# For plain SGD the two forms give the same update:
+# ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``. For Adam
+# they differ, because Adam divides by the gradient's size. Below, each
+# takes one step from three weights equal to 1, with gradients written by
+# hand into ``p.grad``.
+#
+# .. detail:: The formulas of the first step
+#
+#    Adam's first step moves each element by ``lr * g2 / (abs(g2) + eps)``,
+#    where ``g2 = g + wd * p``. AdamW's is ``lr * wd * p`` plus
+#    ``lr * g / (abs(g) + eps)``.
+#
+# .. detail:: Momentum, and Adam's ``decoupled_weight_decay``
+#
+#    With momentum, ``wd * p`` is summed in the buffer like the gradients.
+#    The shrink per step then grows well past ``lr * wd``. Newer versions,
+#    such as PyTorch 2.13, give Adam ``decoupled_weight_decay``. Set to
+#    ``True``, it makes Adam step as AdamW does. PyTorch 2.4 lacks it.
 lr, wd, eps = 0.1, 0.01, 1e-8  # eps: Adam's and AdamW's default
 p0 = torch.tensor([1.0, 1.0, 1.0])
 grad = torch.tensor([0.0, 0.1, -1.0])
@@ -191,12 +286,23 @@ for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
     print(f"{optimizer_class.__name__:5}", [f"{v:.4f}" for v in p.tolist()])
 
 # %%
-# .. check:: SGD, Adam and AdamW follow their formulas; with momentum the decay grows past ``lr * wd``
+# .. check:: SGD, Adam and AdamW follow their formulas; decoupled Adam is AdamW
 with_l2 = grad + wd * p0
 torch.testing.assert_close(after["SGD"], (1 - lr * wd) * p0 - lr * grad)
+torch.testing.assert_close(after["SGD"], p0 - lr * with_l2)
 torch.testing.assert_close(after["Adam"], p0 - lr * with_l2 / (with_l2.abs() + eps))
 adamw_formula = (1 - lr * wd) * p0 - lr * grad / (grad.abs() + eps)
 torch.testing.assert_close(after["AdamW"], adamw_formula)
+q = p0.clone().requires_grad_()  # Adam, decoupled_weight_decay=True, if it exists
+q.grad = grad.clone()
+if "decoupled_weight_decay" in torch.optim.Adam([q]).defaults:
+    torch.optim.Adam([q], lr, weight_decay=wd, decoupled_weight_decay=True).step()
+    torch.testing.assert_close(q.detach(), after["AdamW"])
+else:
+    assert torch.torch_version.TorchVersion(torch.__version__) < "2.13"
+
+# %%
+# .. check:: with momentum, the shrink per step grows past ``lr * wd``
 q = torch.ones(1, requires_grad=True)
 sgd_decay = torch.optim.SGD([q], lr=lr, momentum=0.9, weight_decay=wd)
 for _ in range(60):
@@ -205,37 +311,62 @@ for _ in range(60):
 assert 1 - q.item() / previous > 5 * lr * wd
 
 # %%
-# The first element has a zero gradient, so only the decay moves it: AdamW by
-# ``lr * wd * p`` = 0.001, Adam by the full ``lr`` = 0.1, its division blowing
-# the small decay term up to a full step. The other two have gradients far
-# above ``eps``; on this first step Adam's decay vanishes there (each moves
-# ``lr`` downhill, as with ``wd = 0``) while AdamW still takes its 0.001 off.
-# With the L2 form, how much a weight decays depends on its gradients; with
-# AdamW it does not. By default AdamW decays (``weight_decay=0.01``) and Adam
-# does not (0).
+# The first weight has a zero gradient, so only the decay moves it. SGD and
+# AdamW move it by ``lr * wd * p``. Adam moves it by the full ``lr``. The
+# other two have gradients far above ``eps``. There, Adam steps ``lr``
+# downhill, as with ``wd = 0``, and AdamW also takes ``lr * wd * p`` off.
+# So how much Adam's L2 form decays a weight depends on its gradients.
+# AdamW's decay does not.
+#
+# AdamW decays by default, with ``weight_decay=0.01``, and Adam does not:
+# their runs above differ only there.
 
 # %%
-# .. check:: Adam's decay is a full step or vanishes, AdamW's always 0.001; only AdamW decays by default
+# .. check:: Adam's decay is a full step or none; SGD's and AdamW's is ``lr * wd``
 downhill = lr * grad[1:].sign()
+torch.testing.assert_close(p0[0] - after["SGD"][0], torch.tensor(lr * wd))
 torch.testing.assert_close(p0[0] - after["AdamW"][0], torch.tensor(lr * wd))
 torch.testing.assert_close(p0[0] - after["Adam"][0], torch.tensor(lr))
 torch.testing.assert_close(after["Adam"][1:], p0[1:] - downhill)
 torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill)
-assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
-assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
 
 # %%
-# Parameter groups and the state dict
-# -----------------------------------
+# .. check:: only AdamW decays by default, its only difference from Adam
+assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
+assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
+twins = [torch.ones(3, requires_grad=True) for _ in range(2)]
+pair = torch.optim.Adam([twins[0]], lr=0.01), torch.optim.AdamW([twins[1]], lr=0.01)
+pair[1].param_groups[0]["weight_decay"] = 0.0
+for n in range(5):
+    for t, opt in zip(twins, pair, strict=True):
+        t.grad = torch.tensor([1.0, -0.5, 0.2]) * (n + 1)
+        opt.step()
+torch.testing.assert_close(twins[0], twins[1])
+
+# %%
+# No decay for the biases
+# -----------------------
 # An optimiser can hold several *parameter groups*, each with its own
-# settings; what a group does not set comes from the keyword arguments. A
-# common use: no weight decay for biases (and normalisation layers). The
-# list ``optimizer.param_groups`` holds the groups as dictionaries, which
-# is also where a scheduler (next section) writes the rate.
+# settings, such as no weight decay for the biases. It then takes a list of
+# dictionaries, one per group. Each holds its ``"params"`` and any settings
+# of its own. A group takes the others from the optimiser's keyword
+# arguments. ``optimizer.param_groups`` lists the groups.
+#
+# Here, the names that :meth:`~torch.nn.Module.named_parameters` gives end
+# in ``weight`` or ``bias``, so a test on the name sorts them.
+#
+# .. detail:: Other layers' names
+#
+#    Not every layer names its parameters so. A recurrent layer,
+#    :class:`torch.nn.LSTM`, has names such as ``weight_ih_l0``. This test
+#    would leave them in no group, and the optimiser would never update
+#    them. So check that each parameter lands in exactly one group.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
-weights = [p for name, p in model.named_parameters() if name.endswith("weight")]
-biases = [p for name, p in model.named_parameters() if name.endswith("bias")]
+named = list(model.named_parameters())
+weights = [p for name, p in named if name.endswith("weight")]
+biases = [p for name, p in named if name.endswith("bias")]
+print("names:", [name for name, p in named])
 groups = [{"params": weights}, {"params": biases, "weight_decay": 0.0}]
 optimizer = torch.optim.AdamW(groups, lr=0.01, weight_decay=0.01)
 for group in optimizer.param_groups:
@@ -243,189 +374,26 @@ for group in optimizer.param_groups:
     print(f"{size} tensors: lr {group['lr']}, weight decay {decay}")
 
 # %%
-# .. check:: a group takes what it does not set from the keyword arguments
+# .. check:: groups take the rest from the keyword arguments; here none is missed
 settings = [(g["lr"], g["weight_decay"]) for g in optimizer.param_groups]
 assert settings == [(0.01, 0.01), (0.01, 0.0)]
-
-# %%
-# After one step, the optimiser's :term:`state dict` holds its settings and,
-# for AdamW at its defaults, three entries per parameter: the step count and
-# the running means of the gradient and of its square, each of the
-# parameter's shape. Parameters appear as numbers, in group order: loading
-# the state dict into an optimiser built the same way
-# (see :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`)
-# matches them up by position.
-optimizer.zero_grad()
-F.cross_entropy(model(X), y).backward()
-optimizer.step()
-saved = optimizer.state_dict()
-print("groups:", [group["params"] for group in saved["param_groups"]])
-for key, value in saved["state"][0].items():
-    print(f"  state[0][{key!r}]: shape {tuple(value.shape)}")
-
-# %%
-# .. check:: three entries per parameter, numbered in group order; loading matches them by position
-assert [group["params"] for group in saved["param_groups"]] == [[0, 1], [2, 3]]
-assert sorted(saved["state"][0]) == ["exp_avg", "exp_avg_sq", "step"]
-assert saved["state"][0]["exp_avg"].shape == weights[0].shape
-assert saved["state"][0]["step"].item() == 1
+grouped = [p for group in optimizer.param_groups for p in group["params"]]
+assert len(grouped) == len(named)
+assert {id(p) for p in grouped} == {id(p) for _, p in named}
 with torch.random.fork_rng(devices=[]):
-    twin_params = list(MLP(64, [64], 10).parameters())  # weight, bias, weight, bias
-twin_order = twin_params[0::2] + twin_params[1::2]
-twin = torch.optim.AdamW([{"params": twin_order[:2]}, {"params": twin_order[2:]}])
-twin.load_state_dict(saved)
-for mine, theirs in zip(weights + biases, twin_order, strict=True):
-    assert torch.equal(twin.state[theirs]["exp_avg"], optimizer.state[mine]["exp_avg"])
-assert [g["weight_decay"] for g in twin.param_groups] == [0.01, 0.0]
-
-# %%
-# A learning-rate schedule
-# ------------------------
-# A :term:`learning-rate schedule` changes the rate as training goes. A common
-# one rises linearly to the peak rate (a *warm-up*), so that the first steps
-# from random weights are small, then decays along half a cosine towards 0.
-# :class:`~torch.optim.lr_scheduler.LambdaLR` sets each group's rate to its
-# initial rate times ``f(n)``, where ``n`` counts the scheduler's
-# :meth:`~torch.optim.lr_scheduler.LRScheduler.step` calls (0 when it is
-# created): calling ``scheduler.step()`` after each ``optimizer.step()`` makes
-# optimiser step ``n`` use ``lr * f(n)``.
-warmup = 15
-
-
-def warmup_cosine(n: int) -> float:
-    """The fraction of the peak rate that optimiser step ``n`` (from 0) uses."""
-    if n < warmup:
-        return (n + 1) / warmup
-    return 0.5 * (1 + math.cos(math.pi * (n - warmup) / (steps - warmup)))
-
-
-torch.manual_seed(0)
-model = MLP(64, [64], 10)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.5, momentum=0.9)
-scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, warmup_cosine)
-rates, scheduled = [], []
-for _ in range(steps):
-    optimizer.zero_grad()
-    loss = F.cross_entropy(model(X), y)
-    loss.backward()
-    rates.append(optimizer.param_groups[0]["lr"])
-    optimizer.step()
-    scheduler.step()
-    scheduled.append(loss.item())
-peak = rates.index(max(rates))
-print(f"rates: {rates[0]:.4f}, {rates[1]:.4f}, ..., {rates[peak]} at step {peak},")
-print(f"..., {rates[-1]:.1e} at the last step, {steps - 1}")
-
-# %%
-# .. check:: optimiser step ``n`` uses ``lr * f(n)``
-assert rates == [0.5 * warmup_cosine(n) for n in range(steps)]
-
-# %%
-# On the right, its loss against the constant-0.5 momentum run of *Four
-# optimisers, one problem*. A schedule is no free gain: in this short
-# full-batch run, where the loss fell at every step of the constant rate
-# already, the constant rate ends with the lower loss.
-fig, (ax_rate, ax_loss) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
-ax_rate.plot(range(steps), rates, color=PALETTE[5])
-ax_rate.axvline(warmup - 0.5, color="grey", linestyle=":", linewidth=1)
-ax_rate.set(xlabel="step", ylabel="learning rate", title="warm-up, then cosine")
-constant = curves["SGD, momentum 0.9, lr 0.5"]
-ax_loss.plot(range(steps), constant, color=PALETTE[7], label="constant 0.5")
-ax_loss.plot(range(steps), scheduled, color=PALETTE[5], label="scheduled, peak 0.5")
-ax_loss.set(xlabel="step", ylabel="training loss", yscale="log")
-ax_loss.set_title("SGD, momentum 0.9")
-ax_loss.legend()
-plt.show()
-
-# %%
-# .. check:: the constant rate's loss fell at every step and ends lower than the schedule's
-assert all(later < earlier for earlier, later in pairwise(constant))
-assert scheduled[-1] > constant[-1]
-
-# %%
-# The order matters. A scheduler stepped before the optimiser has taken its
-# first step warns, and the schedule's first rate is then never used: the
-# optimiser's first step runs at ``f(1)``.
-wrong = torch.optim.SGD(model.parameters(), lr=0.5)
-wrong_scheduler = torch.optim.lr_scheduler.LambdaLR(wrong, warmup_cosine)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    wrong_scheduler.step()
-print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}")
-
-# %%
-# .. check:: the early scheduler step warns once, and the first optimiser step then uses ``f(1)``
-assert len(caught) == 1
-assert issubclass(caught[0].category, UserWarning)
-assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
-
-# %%
-# Gradient clipping
-# -----------------
-# :term:`Gradient clipping <gradient clipping>` with
-# :func:`torch.nn.utils.clip_grad_norm_` treats all the gradients as one vector
-# of length ``norm`` (the total norm) and multiplies every gradient by the
-# same factor, at most 1: the gradients keep their direction, and a total norm
-# above ``max_norm`` ends at ``max_norm``, up to rounding. That caps plain
-# SGD's step at ``lr * max_norm``; with momentum (past gradients) or Adam (its
-# division) the step can be longer. Call it between ``loss.backward()`` and
-# ``optimizer.step()``; it returns the total norm *before* clipping.
-#
-# .. detail:: The exact factor
-#
-#    The factor is ``max_norm / (norm + 1e-6)``, capped at 1. A total norm of
-#    at most ``max_norm - 1e-6`` is left as it was.
-torch.manual_seed(0)
-model = MLP(64, [64], 10)
-F.cross_entropy(model(X), y).backward()
-before = [p.grad.clone() for p in model.parameters()]
-norm_by_hand = torch.linalg.vector_norm(torch.cat([g.flatten() for g in before]))
-max_norm = 0.1
-returned = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
-after = [p.grad for p in model.parameters()]
-norm_after = torch.linalg.vector_norm(torch.cat([g.flatten() for g in after]))
-print(f"total norm before: {returned:.4f} (by hand {norm_by_hand:.4f})")
-print(f"total norm after:  {norm_after:.4f} (max_norm {max_norm})")
-torch.testing.assert_close(returned, norm_by_hand)
-torch.testing.assert_close(norm_after, torch.tensor(max_norm))
-
-# %%
-# .. check:: clipping keeps direction, ends at ``max_norm``, spares small norms; momentum, Adam go further
-assert returned > max_norm
-for g, clipped in zip(before, after, strict=True):
-    torch.testing.assert_close(clipped, g * max_norm / (norm_by_hand + 1e-6))
-for make in (partial(torch.optim.SGD, momentum=0.9), torch.optim.Adam):
-    q = torch.zeros(2, requires_grad=True)
-    opt = make([q], lr=0.1)
-    for _ in range(2):
-        previous, q.grad = q.detach().clone(), torch.tensor([3.0, -4.0])
-        torch.nn.utils.clip_grad_norm_([q], max_norm=0.5)
-        opt.step()
-    assert torch.linalg.vector_norm(q.detach() - previous) > 0.1 * 0.5
-kept = [p.grad.clone() for p in model.parameters()]
-assert torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0) <= 1.0 - 1e-6
-for p, k in zip(model.parameters(), kept, strict=True):
-    assert torch.equal(p.grad, k)
+    lstm_names = [name for name, _ in torch.nn.LSTM(2, 2).named_parameters()]
+assert not any(name.endswith(("weight", "bias")) for name in lstm_names)
 
 # %%
 # Summary
 # -------
-# - ``optimizer.step()`` updates in place every parameter whose ``.grad``
-#   is not ``None``; plain SGD does ``p -= lr * p.grad``. Momentum adds up
-#   past gradients in a buffer; Adam divides each element's step by the
-#   root of a running mean of its squared gradients.
-# - Which optimiser ends lowest depends on the rates: at the four rates
-#   first tried here, SGD with momentum did, and plain SGD ended far behind.
-# - ``Adam(weight_decay=wd)`` adds ``wd * p`` to the gradient, which Adam's
-#   scaling then distorts; :class:`~torch.optim.AdamW` multiplies the
-#   weights by ``1 - lr * wd`` separately, whatever the gradients' size.
-# - Parameter groups give parameters their own settings (no decay for
-#   biases); ``state_dict()`` holds the settings and the per-parameter state.
-# - Call ``scheduler.step()`` after ``optimizer.step()``; ``LambdaLR``
-#   follows any function of the step count, such as warm-up then cosine.
-# - :func:`~torch.nn.utils.clip_grad_norm_`, between backward and step, caps
-#   the gradients' total norm (and, for plain SGD, the step's length).
+# - SGD does ``p -= lr * p.grad``. Momentum adds up past gradients. Adam
+#   divides each element's step by its gradients' typical size.
+# - Which optimiser ends lowest depends on the rates.
+# - Adam's L2 decay depends on the gradients. AdamW's does not.
+# - Parameter groups give parameters their own settings.
 #
+# In depth, on schedules and clipping:
+# :ref:`sphx_glr_auto_examples_training_plot_55_schedules_and_clipping.py`.
 # Next: :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`,
-# which holds data out to see when training starts to overfit. Exercises for this
-# page: :ref:`exercises-training-05`.
+# on overfitting. Exercises: :ref:`exercises-training-05`.

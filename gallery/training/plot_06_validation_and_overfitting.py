@@ -2,13 +2,17 @@
 Validation and overfitting
 ==========================
 
-Hold out a validation set, watch the losses part ways as a model overfits,
-and restore its weights from the epoch of lowest validation loss; then see
-how dropout and batch normalisation change with the mode, and initialise layers.
+After this page you can hold out a validation set, see a model overfit, and
+stop its training early. You can also switch dropout between training and
+evaluation mode.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py` and
+:ref:`sphx_glr_auto_examples_training_plot_05_optimisers_and_learning_rates.py`.
 """
 
 # %%
-# The models are small, so the page runs on the CPU that the line below names.
+# Every page starts by saying what computed it: here, the CPU.
 import copy
 from itertools import pairwise
 
@@ -29,17 +33,17 @@ print(environment_summary(device))
 # %%
 # Training, validation and test sets
 # ----------------------------------
-# :func:`~tutorial_utils.data.load_digits_tensors` returns the handwritten
-# digits split into training and test images. The test images wait to
-# measure the finished model; choices made on the way (when to stop, which
-# weights to keep) need a :term:`validation set`, held out from the
-# training images. :func:`torch.utils.data.random_split` splits a data set
-# at random into :class:`~torch.utils.data.Subset` objects, given fractions
-# whose float sum is 1 or lengths summing to its length; with a ``generator=`` of
-# its own, it draws nothing from the global random number generator.
+# The test images measure the finished model, once. Choices on the way,
+# such as when to stop, need a :term:`validation set` from the training
+# images.
+#
+# :func:`torch.utils.data.random_split` splits a data set at random, by
+# fractions that add up to 1 or by lengths. It returns one
+# :class:`~torch.utils.data.Subset` per part, whose ``indices`` list its
+# items. With a ``generator=`` of its own, it leaves the global random
+# number generator alone, and the same seed repeats the split.
 digits = load_digits_tensors(seed=0)
 training_images = TensorDataset(digits.train_features, digits.train_labels)
-global_state = torch.get_rng_state()
 train_set, val_set = random_split(
     training_images, [0.8, 0.2], generator=torch.Generator().manual_seed(0)
 )
@@ -47,20 +51,24 @@ print(f"{len(training_images)} images: {len(train_set)} + {len(val_set)}")
 
 # %%
 # .. check:: with a ``generator=`` of its own, the split leaves the global generator alone
-assert torch.equal(torch.get_rng_state(), global_state)
+with torch.random.fork_rng(devices=[]):
+    global_state = torch.get_rng_state()
+    random_split(training_images, [0.8, 0.2], generator=torch.Generator())
+    assert torch.equal(torch.get_rng_state(), global_state)
+assert isinstance(train_set, Subset)
 assert set(train_set.indices).isdisjoint(val_set.indices)
 
 # %%
-# Each fraction times the length is rounded down; the items left over go
-# one each to the subsets in turn, from the first. The same seed and
-# lengths give the same split even after other random draws. The split is
-# not stratified: each digit's share of the validation set is only roughly
-# its share of the training images.
+# The split is not stratified: each digit's share of the validation set is
+# only roughly its overall share. :func:`torch.bincount` counts each digit.
 #
-# .. detail:: Rounding in floating point
+# .. detail:: How fractions become lengths
 #
-#    The product is rounded down in floating point: ``0.29 * 100`` falls
-#    just short of 29, so 0.71 and 0.29 of 100 items give 72 and 28.
+#    Each fraction times the length is rounded down, in floating point. The
+#    items left over go one each to the parts, from the first. ``0.29 * 100``
+#    falls just short of 29, so 0.71 and 0.29 of 100 items give 72 and 28.
+#    Fractions whose float sum is just above 1, such as 0.33, 0.56 and 0.11,
+#    are refused with a message about lengths.
 per_digit = torch.bincount(digits.train_labels[val_set.indices])
 print("validation images per digit:", per_digit)
 
@@ -76,23 +84,32 @@ with torch.random.fork_rng(devices=[]):
     seeded = torch.Generator().manual_seed(0)
     again = random_split(training_images, lengths, generator=seeded)
     assert [s.indices for s in again] == [train_set.indices, val_set.indices]
+    try:
+        random_split(range(100), [0.33, 0.56, 0.11])
+    except ValueError as error:
+        _message = str(error)
+    else:
+        raise AssertionError("fractions summing just above 1 were accepted")
+    assert "lengths" in _message
 assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 
 # %%
 # Learning curves
 # ---------------
-# To overfit quickly, a large :class:`~tutorial_utils.models.MLP` (over 500
-# parameters per image) trains on the first 150 images of the (shuffled)
-# training subset, in one :term:`batch`, so an :term:`epoch` is one step of
-# Adam. The loop of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
-# gains a validation pass after every epoch, in :meth:`~torch.nn.Module.eval`
-# mode and under :class:`torch.inference_mode`, which, like
-# :class:`torch.no_grad`, records no :term:`computational graph`.
+# To overfit quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150
+# training images. Its two hidden layers of 256 give it over 500 parameters
+# per image. The images form one :term:`batch`, so an :term:`epoch` is one
+# step of Adam. The loop is the training-loop page's, plus a validation
+# pass each epoch. The pass runs in :meth:`~torch.nn.Module.eval` mode and
+# under :class:`torch.inference_mode`, which records no
+# :term:`computational graph`, as :class:`torch.no_grad` does.
 #
 # .. detail:: Inference tensors
 #
-#    Tensors newly allocated under :class:`torch.inference_mode` are
-#    :term:`inference tensors <inference tensor>`.
+#    New tensors made under :class:`torch.inference_mode` are
+#    :term:`inference tensors <inference tensor>`. Autograd refuses to save
+#    one for a backward pass. So use ``inference_mode`` where outputs serve
+#    only for measuring, and ``no_grad`` where they may meet training later.
 small_train = Subset(train_set, range(150))
 train_loader = DataLoader(small_train, batch_size=len(small_train))
 val_loader = DataLoader(val_set, batch_size=len(val_set))
@@ -109,7 +126,7 @@ for _ in range(epochs):
         loss = F.cross_entropy(wide(inputs), targets)
         loss.backward()
         optimizer.step()
-        total += loss.item() * len(targets)
+        total += loss.item() * len(targets)  # each image counts once
     train_losses.append(total / len(small_train))
     wide.eval()
     total, correct = 0.0, 0
@@ -120,7 +137,7 @@ for _ in range(epochs):
             correct += (logits.argmax(dim=1) == targets).sum().item()
     val_losses.append(total / len(val_set))
     val_accuracies.append(correct / len(val_set))
-best = min(range(epochs), key=val_losses.__getitem__)  # counted from 0
+best = min(range(epochs), key=val_losses.__getitem__)  # lowest loss; from 0
 print(f"lowest validation loss {val_losses[best]:.3f} after epoch {best + 1}")
 print(f"after epoch {epochs}: training loss {train_losses[-1]:.5f}", end=", ")
 print(f"validation loss {val_losses[-1]:.3f}")
@@ -130,16 +147,24 @@ print(f"validation loss {val_losses[-1]:.3f}")
 assert logits.is_inference()
 assert logits.grad_fn is None
 assert sum(p.numel() for p in wide.parameters()) > 500 * len(small_train)
+assert len(train_loader) == 1  # one batch: one step per epoch
+_w = torch.ones(3, requires_grad=True)
+try:
+    (logits[0, :3] * _w).sum()  # a product saves its inputs for backward
+except RuntimeError as error:
+    _message = str(error)
+else:
+    raise AssertionError("autograd saved an inference tensor for backward")
+assert "saved for backward" in _message
 
 # %%
 # Drawn against the epoch, the :term:`losses <loss>` are the
-# :term:`learning curves <learning curve>`. The training loss (of each
-# batch before its step) falls at every epoch, to below 0.01. The
-# validation loss falls at every epoch to its lowest point, then climbs
-# back by half or more: that parting is :term:`overfitting`, the model
-# fitting its training images ever closer while its loss on images it has
-# not seen grows. Yet from the best epoch on, the validation accuracy stays
-# within two percentage points of its value there; the next section says why.
+# :term:`learning curves <learning curve>`. The training loss, measured
+# before each step, falls at every epoch to below 0.01. The validation loss
+# falls to its lowest point, then rises to over 1.5 times that. The parting
+# is :term:`overfitting`: the model fits its training images ever closer,
+# and new images worse. Yet the validation accuracy stays within two points
+# of its best-epoch value. ``axvline`` marks the best epoch.
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.3), layout="constrained")
 x = range(1, epochs + 1)
 ax_loss.plot(x, train_losses, color=PALETTE[5], label="training (150 images)")
@@ -154,7 +179,7 @@ ax_acc.set(ylabel="accuracy", ylim=(0, 1), title="validation accuracy")
 plt.show()
 
 # %%
-# .. check:: the losses fall, then the validation loss climbs by half while the accuracy holds
+# .. check:: the losses fall, then validation loss rises past 1.5 times; accuracy holds
 assert all(later < earlier for earlier, later in pairwise(train_losses))
 assert all(later < earlier for earlier, later in pairwise(val_losses[: best + 1]))
 assert train_losses[-1] < 0.01
@@ -165,20 +190,19 @@ assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
 # %%
 # Early stopping
 # --------------
-# :term:`Early stopping <early stopping>` keeps the weights of the epoch
-# with the lowest validation loss so far and stops once that loss has not
-# improved for ``patience`` epochs. Keeping weights takes a copy:
-# :meth:`~torch.nn.Module.state_dict` returns the parameters detached, as
-# new tensors sharing their memory, so a :term:`state dict`, even copied
-# with ``dict()``, changes with every :term:`optimiser` step; a
-# :func:`copy.deepcopy` does not.
+# :term:`Early stopping <early stopping>` keeps the weights of the epoch with
+# the lowest validation loss so far. It stops once that loss has not improved
+# for ``patience`` epochs. :meth:`~torch.nn.Module.state_dict` returns the
+# weights as a :term:`state dict`, a dictionary from names to tensors that
+# share memory with the parameters. So even a ``dict()`` copy of it follows
+# every :term:`optimiser` step. A :func:`copy.deepcopy` does not:
 layer = torch.nn.Linear(3, 1)
 state = layer.state_dict()
 shallow, deep = dict(state), copy.deepcopy(state)
 sgd = torch.optim.SGD(layer.parameters(), lr=0.1)
 layer(torch.ones(1, 3)).sum().backward()
 sgd.step()
-print("parameter after the step:", layer.weight.data)
+print("parameter after the step:", layer.weight.detach())
 print("state_dict() from before:", state["weight"])
 print("deepcopy from before:    ", deep["weight"])
 
@@ -191,12 +215,12 @@ assert torch.equal(shallow["weight"], layer.weight)
 assert not torch.equal(deep["weight"], layer.weight)
 
 # %%
-# The same model, seeded the same way, trains again with the helpers
-# :func:`~tutorial_utils.training.train_one_epoch` and
-# :func:`~tutorial_utils.training.evaluate` (the two halves of the loop
-# above) and a patience of 5 epochs; :meth:`~torch.nn.Module.load_state_dict`
-# then copies the best weights back into the parameters, in place. Only now
-# do the test images, used once, measure the model on images no decision saw.
+# The same model, from the same seed, trains again with a patience of 5.
+# The site's :func:`~tutorial_utils.training.train_one_epoch` trains for one
+# epoch. The site's :func:`~tutorial_utils.training.evaluate` returns a
+# result with ``.loss`` and ``.accuracy``. At the end,
+# :meth:`~torch.nn.Module.load_state_dict` copies the best weights back into
+# the parameters, in place. Only then do the test images measure the model.
 torch.manual_seed(0)
 model = MLP(64, [256, 256], 10)
 optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
@@ -218,25 +242,34 @@ test_loader = DataLoader(test_set, batch_size=len(test_set))
 print(f"test accuracy: {evaluate(model, test_loader).accuracy:.1%}")
 
 # %%
-# .. check:: ``load_state_dict`` copied the best weights back in place, with their validation loss
+# .. check:: ``load_state_dict`` copied the best weights back in place; ``evaluate`` uses ``no_grad``
+assert not model.load_state_dict(best_state).missing_keys
+_seen = []
+_probe = torch.nn.Flatten()
+_probe.register_forward_hook(lambda *_: _seen.append(torch.is_grad_enabled()))
+evaluate(_probe, [(torch.zeros(1, 10), torch.tensor([0]))])
+assert _seen == [False]
 torch.testing.assert_close(restored.loss, best_loss, rtol=1e-6, atol=0)
 assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in place
 
 # %%
-# It stopped five epochs after the best one (from the same seed, the one
-# marked above) and gave back that epoch's validation loss. Why did the
-# validation loss rise while the accuracy held? On the images each model
-# gets wrong, the one of epoch 60 gives its wrong answers more probability
-# on average, and cross-entropy punishes a confident mistake heavily: its
-# loss summed over those images is more than twice the restored model's,
-# while over the images it gets right it is lower. So "best" means the
-# lowest validation loss, not the highest accuracy: the model of epoch 60
-# even gets fewer validation images wrong.
-val_features, val_labels = training_images[val_set.indices]
+# Training stopped five epochs after the best epoch marked in the figure.
+# Why did the validation loss rise while the accuracy held? Below, the
+# restored model meets the model of epoch 60 on the validation images.
+# ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips it.
+# ``reduction="none"`` gives one loss per image. ``amax(dim=1)`` takes each
+# row's largest probability: the confidence in the answer.
+#
+# The model of epoch 60 gets fewer images wrong, but more confidently. And
+# cross-entropy punishes a confident mistake heavily. On its wrong images,
+# the epoch-60 model's loss is over twice the restored model's on its own.
+# So "best" means the lowest validation loss, not the highest accuracy.
+val_features, val_labels = next(iter(val_loader))
 found = []
 for net, trained_for in ((model, best_epoch), (wide, epochs)):
+    net.eval()
     with torch.no_grad():
-        logits = net.eval()(val_features)
+        logits = net(val_features)
     wrong = logits.argmax(dim=1) != val_labels
     lost = F.cross_entropy(logits, val_labels, reduction="none")
     confidence = torch.softmax(logits, dim=1).amax(dim=1)[wrong].mean()
@@ -250,6 +283,7 @@ for net, trained_for in ((model, best_epoch), (wide, epochs)):
 assert epoch == best_epoch + patience
 torch.testing.assert_close(history, val_losses[:epoch], rtol=1e-4, atol=0)
 assert best_epoch == best + 1
+assert torch.equal(val_labels, digits.train_labels[val_set.indices])
 early, late = found
 assert late[0] < early[0]  # fewer mistakes
 assert late[1] > early[1] + 0.1  # more confident ones
@@ -259,11 +293,17 @@ assert late[3] < early[3]  # less on the rest
 # %%
 # Dropout in training and evaluation mode
 # ---------------------------------------
-# A module is in :term:`training mode` when created. In training mode,
-# :class:`torch.nn.Dropout` (:term:`dropout`) sets each element to zero
-# with probability ``p``, independently of the others, and multiplies the
-# others by :math:`1 / (1 - p)`, which keeps each element's expected value.
-# In evaluation mode it returns its input unchanged.
+# A new module is in :term:`training mode`, where :class:`torch.nn.Dropout`
+# sets each element to zero with probability ``p``, independently of the
+# others: :term:`dropout`. It multiplies the others by ``1 / (1 - p)``. For
+# ``p < 1``, that keeps each finite element's expected value. In evaluation
+# mode it returns its input unchanged. The mean of a mask, as floats, is its
+# share of ``True``. ``unique()`` lists a tensor's distinct values.
+#
+# .. detail:: Infinite inputs, and ``p = 1``
+#
+#    A dropped element is multiplied by 0, so a dropped ``inf`` becomes
+#    NaN. With ``p = 1``, every element comes out 0.
 torch.manual_seed(0)
 dropout = torch.nn.Dropout(p=0.25)
 ones = torch.ones(1000, 1000)
@@ -274,19 +314,26 @@ print(f"training mode: {zeroed:.2%} zeroed, mean {dropped.mean().item():.4f}")
 print("values of the others:", kept.unique())
 
 # %%
-# .. check:: a new module trains; a quarter is zeroed independently, the rest scaled; eval is a no-op
+# .. check:: a new module trains; a quarter is zeroed, the rest scaled; eval is a no-op
 assert dropout.training
 assert abs(zeroed - 0.25) < 0.005
 torch.testing.assert_close(kept, torch.full_like(kept, 1 / (1 - 0.25)))
 assert abs(dropped.mean().item() - 1) < 0.01
 both = (dropped[:, :-1] == 0) & (dropped[:, 1:] == 0)  # neighbours: p * p
 assert abs(both.float().mean().item() - 0.25**2) < 0.005
+with torch.random.fork_rng(devices=[]):
+    _inf = dropout(torch.full((1000,), torch.inf))
+    assert (F.dropout(ones, p=1.0) == 0).all()
+assert _inf.isnan().any()  # a dropped inf
+assert (_inf.isnan() | (_inf == torch.inf)).all()
 dropout.eval()
 assert torch.equal(dropout(ones), ones)
 
 # %%
-# On a digit: each training-mode pass drops other pixels and brightens the
-# rest by a third; evaluation mode shows the image as it is.
+# On a digit, each training-mode pass drops other pixels and brightens the
+# rest by a third. ``imshow`` draws the pixels as an image; ``set_axis_off``
+# hides the axes. The colour scale ends at the brightest a kept pixel can
+# be, ``1 / 0.75``.
 image = next(pixels for pixels, label in val_set if label == 0)
 dropout.train()
 panels = {"input": image, "train()": dropout(image), "train() again": dropout(image)}
@@ -300,164 +347,53 @@ for ax, (title, pixels) in zip(axes, panels.items(), strict=True):
 plt.show()
 
 # %%
-# .. check:: two training-mode passes drop different pixels
+# .. check:: two training-mode passes drop different pixels; brightened by a third
 assert not torch.equal(panels["train()"], panels["train() again"])
+_kept = panels["train()"] != 0
+torch.testing.assert_close(panels["train()"][_kept], image[_kept] * 4 / 3)
+assert torch.equal(panels["eval()"], image)
 
 # %%
-# :meth:`~torch.nn.Module.eval` and :class:`torch.no_grad` do different
-# things, so a validation loop uses both: under ``no_grad`` a module in
-# training mode still drops elements; in evaluation mode autograd still
-# records the graph (here the outputs are the same without it).
-# :func:`torch.nn.functional.dropout` knows nothing of modes: its
-# ``training`` argument is ``True`` unless passed, so in a ``forward``
-# write ``F.dropout(x, p, training=self.training)``, or use the module.
+# Evaluation mode and ``no_grad`` do different things, so a validation pass
+# uses both. Under ``no_grad``, a module in training mode still drops
+# elements. In evaluation mode, autograd still records a graph.
+#
+# .. detail:: The function ``F.dropout``
+#
+#    :func:`torch.nn.functional.dropout` has no mode: its ``training``
+#    argument is ``True`` unless passed. A module's ``self.training`` is
+#    ``True`` in training mode. So in a ``forward`` method, pass
+#    ``training=self.training``, or use the module.
 dropout.train()
 with torch.no_grad():
-    unrecorded = model.eval()(val_features[:2])
+    still_drops = (dropout(ones) == 0).any().item()
+model.eval()
 recorded = model(val_features[:2])
+with torch.no_grad():
+    unrecorded = model(val_features[:2])
+print("training mode under no_grad drops elements:", still_drops)
+print("evaluation mode records a graph:", recorded.grad_fn is not None)
 
 # %%
 # .. check:: under ``no_grad`` dropout still drops; in ``eval`` mode autograd still records
+assert still_drops
+assert recorded.requires_grad
+assert unrecorded.grad_fn is None
+assert torch.equal(recorded, unrecorded)
 with torch.random.fork_rng(devices=[]):
-    with torch.no_grad():
-        assert (dropout(ones) == 0).any()
-    assert recorded.requires_grad
-    assert torch.equal(recorded, unrecorded)
     assert (F.dropout(ones, p=0.25) == 0).any()
 assert torch.equal(F.dropout(ones, p=0.25, training=False), ones)
 
 # %%
-# Batch normalisation in training and evaluation mode
-# ---------------------------------------------------
-# For input of shape :math:`(N, C)`, as here, :class:`torch.nn.BatchNorm1d`
-# (:term:`batch normalisation`) normalises each of the :math:`C` features.
-# In training mode it uses the batch's mean and biased variance
-# :math:`\sigma^2` (divided by :math:`N`): each output feature has mean 0
-# and variance :math:`\sigma^2 / (\sigma^2 + \epsilon)` (``eps=1e-5``),
-# almost 1 here, before the learnt scale and shift (at first 1 and 0). The
-# running estimates move 10 % of the way (``momentum=0.1``) towards the
-# batch's mean and *unbiased* variance (divided by :math:`N - 1`). In
-# evaluation mode it normalises with the running estimates (kept by
-# default, ``track_running_stats=True``) and leaves them alone.
-#
-# .. detail:: Features that barely vary
-#
-#    The variance :math:`\sigma^2 / (\sigma^2 + \epsilon)` is almost 1 unless
-#    the feature barely varies in the batch. A constant feature gets about 0.
-torch.manual_seed(0)
-norm = torch.nn.BatchNorm1d(3)
-batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
-out = norm(batch).detach()
-variances, sigma2 = out.var(dim=0, correction=0), batch.var(dim=0, correction=0)
-print(f"largest |mean| {out.mean(dim=0).abs().max():.1e}, variances {variances}")
-print("running mean:", norm.running_mean, "running var:", norm.running_var)
-norm.eval()
-out_eval = norm(batch)
-
-# %%
-# .. check:: mean 0 and variance σ²/(σ²+ε), estimates moved 10 %, used and kept in eval mode
-torch.testing.assert_close(out.mean(dim=0), torch.zeros(3), atol=1e-6, rtol=0)
-torch.testing.assert_close(variances, sigma2 / (sigma2 + norm.eps))
-torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
-assert torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).var() == 0  # a constant
-torch.testing.assert_close(norm.running_mean, 0.1 * batch.mean(dim=0))
-torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
-expected = (batch - norm.running_mean) / (norm.running_var + norm.eps).sqrt()
-torch.testing.assert_close(out_eval, expected)
-assert norm.track_running_stats
-running = copy.deepcopy(norm.state_dict())
-norm(batch)  # in evaluation mode again
-assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
-
-# %%
-# So in training mode a sample's output depends on the other samples of its
-# batch, and in evaluation mode it does not. In training mode the layer needs
-# more than one value per feature; a batch of one sample of shape :math:`(1, C)`
-# has one, and is refused (:ref:`its atlas entry <error-batchnorm-one-value>`):
-norm.train()
-try:
-    norm(batch[:1])
-except ValueError as error:
-    print(f"ValueError: {error}")
-else:
-    raise AssertionError("a one-sample batch in training mode did not raise")
-
-# %%
-# .. check:: a sample's output depends on its batch in training mode only; two values suffice
-norm.eval()
-torch.testing.assert_close(norm(batch[:1]), out_eval[:1])
-norm.train()
-assert not torch.allclose(norm(batch[:2])[0], out[0])
-with torch.random.fork_rng(devices=[]):
-    assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)  # 2 each
-
-
-# %%
-# Initialisation
-# --------------
-# The models above kept :class:`torch.nn.Linear`'s default initialisation: weights
-# and biases uniform between :math:`\pm 1 / \sqrt{n_{in}}`, for :math:`n_{in}`
-# inputs. To choose another, :meth:`torch.nn.Module.apply` calls a function on
-# every submodule, children before their parent, then on the module itself, and
-# returns the module. The initialisers of :mod:`torch.nn.init` whose names end in
-# ``_`` fill a tensor in place under :class:`torch.no_grad`, so they may change
-# parameters. Kaiming's normal initialisation, derived for layers followed by a
-# ReLU (here the output layer too), draws weights with standard deviation
-# :math:`\sqrt{2 / n_{in}}`; here the biases become zero.
-#
-# .. detail:: Why under no_grad
-#
-#    While autograd records, as it does outside :class:`torch.no_grad`, it
-#    refuses an in-place change of a parameter that requires gradients.
-def init_weights(module: torch.nn.Module) -> None:
-    if isinstance(module, torch.nn.Linear):
-        torch.nn.init.kaiming_normal_(module.weight, nonlinearity="relu")
-        torch.nn.init.zeros_(module.bias)
-
-
-torch.manual_seed(0)
-mlp = MLP(64, [256, 256], 10)
-visited = []
-mlp.apply(lambda module: visited.append(type(module).__name__))
-print("apply visits:", visited)
-mlp.apply(init_weights)
-for layer in mlp.layers[::2]:
-    std, target = layer.weight.std().item(), (2 / layer.in_features) ** 0.5
-    print(f"{tuple(layer.weight.shape)}: std {std:.4f}, sqrt(2/n_in) {target:.4f}")
-
-# %%
-# .. check:: the default bound, the order ``apply`` visits, Kaiming's std, the in-place refusal
-with torch.random.fork_rng(devices=[]):
-    _default = MLP(64, [256, 256], 10)  # a new model: the default
-for _layer in _default.layers[::2]:
-    bound = 1 / _layer.in_features**0.5
-    assert max(_layer.weight.abs().max(), _layer.bias.abs().max()) <= bound
-assert mlp.apply(lambda module: None) is mlp
-for _layer in mlp.layers[::2]:
-    _std, _target = _layer.weight.std().item(), (2 / _layer.in_features) ** 0.5
-    assert abs(_std / _target - 1) < 0.1
-    assert not _layer.bias.any()
-assert visited == ["Linear", "ReLU", "Linear", "ReLU", "Linear", "Sequential", "MLP"]
-try:  # outside torch.no_grad, with requires_grad=True
-    mlp.layers[0].bias.zero_()
-except RuntimeError:
-    pass
-else:
-    raise AssertionError("an in-place change of a leaf parameter did not raise")
-
-# %%
 # Summary
 # -------
-# - :func:`~torch.utils.data.random_split` (fractions or lengths, seeded
-#   ``generator=``) holds out a validation set; test once, at the end.
-# - Validate every epoch in :meth:`~torch.nn.Module.eval` mode *and* under
-#   :class:`torch.inference_mode` or :class:`torch.no_grad`.
-# - Overfitting: the training loss falls, the validation loss rises (the
-#   accuracy need not fall); early stopping restores a
-#   ``copy.deepcopy(model.state_dict())`` of the lowest-validation-loss epoch.
-# - Dropout and batch normalisation differ between the two modes;
-#   :func:`~torch.nn.functional.dropout` needs ``training=self.training``.
-# - ``model.apply(init_weights)`` with :mod:`torch.nn.init` sets each layer.
+# - ``random_split`` with a seeded ``generator=`` holds out a validation set.
+# - Validate in ``eval()`` mode *and* under ``inference_mode`` or ``no_grad``.
+# - Overfitting: the validation loss rises as the training loss falls.
+# - Early stopping restores a :func:`copy.deepcopy` of the best state dict.
+# - Dropout acts in training mode only.
 #
-# Next: :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`, which
-# repeats a run bit for bit. Exercises for this page: :ref:`exercises-training-06`.
+# In depth: :ref:`sphx_glr_auto_examples_training_plot_51_initial_weights.py`
+# and :ref:`sphx_glr_auto_examples_training_plot_56_batch_normalisation.py`.
+# Next: :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`;
+# exercises: :ref:`exercises-training-06`.

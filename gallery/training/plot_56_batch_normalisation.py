@@ -1,0 +1,226 @@
+"""
+Batch normalisation
+===================
+
+After this page you can say what :class:`torch.nn.BatchNorm1d` computes in
+training mode and in evaluation mode. You can follow its running estimates,
+and say why a batch of one sample fails in training mode. This in-depth page
+goes further than
+:ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`.
+A first reading can skip it.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`.
+"""
+
+# %%
+# The layers here are tiny, so the page runs on the CPU that the line below
+# names.
+import copy
+
+import matplotlib.pyplot as plt
+import torch
+
+from tutorial_utils.colours import PALETTE
+from tutorial_utils.environment import environment_summary
+
+print(environment_summary(torch.device("cpu")))
+
+# %%
+# Training mode: the batch's own statistics
+# -----------------------------------------
+# :class:`torch.nn.BatchNorm1d` is a :term:`batch normalisation` layer. Its
+# input has shape ``(N, C)``: ``N`` samples of ``C`` features. It
+# normalises each feature over the batch. In :term:`training mode` it
+# follows three steps for each feature:
+#
+# 1. It computes the mean and the variance ``σ²`` of the ``N`` values.
+# 2. It subtracts the mean and divides by ``√(σ² + eps)``. The small
+#    ``eps``, ``1e-5`` by default, keeps it from dividing by 0.
+# 3. It multiplies by a learnt scale, ``weight``, and adds a learnt shift,
+#    ``bias``. They start at 1 and 0.
+#
+# The variance here is the *biased* one: the mean squared distance from the
+# mean, divided by ``N``. A tensor's ``var(dim=0, correction=0)`` computes
+# it for each column. The default, ``correction=1``, divides by ``N - 1``.
+#
+# While the scale is 1 and the shift 0, as here, each output feature has
+# mean 0 and biased variance ``σ² / (σ² + eps)``, almost 1 here. Below, a
+# batch of 8 samples has three features with standard deviations 1, 2 and 5
+# around 10. ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and
+# the parameters require gradients, so ``.detach()`` drops that before
+# printing.
+#
+# .. detail:: Features that barely vary
+#
+#    The variance ``σ² / (σ² + eps)`` is almost 1 unless the feature barely
+#    varies in the batch. A constant feature comes out as one value for all
+#    samples. That value is 0 but for rounding, which the division by
+#    ``√eps`` magnifies: for a feature at 10000.1, it exceeds 0.01.
+torch.manual_seed(0)
+norm = torch.nn.BatchNorm1d(3)
+batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
+out = norm(batch).detach()
+variances = out.var(dim=0, correction=0)
+print(f"scale {norm.weight.detach()}, shift {norm.bias.detach()}")
+print(f"largest |mean| {out.mean(dim=0).abs().max():.1e}, variances {variances}")
+
+# %%
+# .. check:: mean 0, variance σ²/(σ²+ε); scale 1, shift 0; a constant: one value
+sigma2 = batch.var(dim=0, correction=0)
+torch.testing.assert_close(out.mean(dim=0), torch.zeros(3), atol=1e-6, rtol=0)
+torch.testing.assert_close(variances, sigma2 / (sigma2 + norm.eps))
+torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
+assert norm.eps == 1e-5
+assert torch.equal(norm.weight, torch.ones(3))
+assert torch.equal(norm.bias, torch.zeros(3))
+_constant = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).detach()
+assert _constant.var() == 0  # one value for all samples
+assert _constant.abs().max() < 1e-3  # 0 but for rounding
+_large = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 10000.1)).detach()
+assert _large.var() == 0
+assert _large.abs().min() > 0.01
+_n = len(batch)
+torch.testing.assert_close(out.var(dim=0), variances * _n / (_n - 1))
+
+# %%
+# Running estimates
+# -----------------
+# Each call in training mode also updates three *buffers*: tensors a module
+# keeps that are not parameters. ``num_batches_tracked`` counts the calls.
+# ``running_mean`` starts at 0 and ``running_var`` at 1. Each call moves
+# them 10 % of the way towards the batch's mean and *unbiased* variance, the
+# one divided by ``N - 1``.
+#
+# That 10 % is the layer's ``momentum=0.1``. It is not an optimiser's
+# :term:`momentum` setting, though both keep a running average. Here it is
+# the weight of the newest batch.
+print("running mean:", norm.running_mean)
+print("running var: ", norm.running_var)
+
+# %%
+# .. check:: three buffers changed; the estimates moved 10 %, to mean and unbiased var
+assert norm.momentum == 0.1
+_fresh = torch.nn.BatchNorm1d(3).state_dict()
+_changed = {k for k, v in norm.state_dict().items() if not torch.equal(v, _fresh[k])}
+assert _changed == {"running_mean", "running_var", "num_batches_tracked"}
+assert _changed == {name for name, _ in norm.named_buffers()}
+assert norm.num_batches_tracked == 1
+torch.testing.assert_close(norm.running_mean, 0.1 * batch.mean(dim=0))
+torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
+
+# %%
+# Fed the same batch again and again, a new layer's running mean closes 10 %
+# of the remaining gap each time. After ``k`` calls it has covered
+# ``1 - 0.9 ** k`` of the way. The figure follows the third feature's
+# running mean over 50 calls; ``axhline`` draws the batch's mean.
+tracker = torch.nn.BatchNorm1d(3)
+path = [tracker.running_mean[2].item()]
+for _ in range(50):
+    tracker(batch)
+    path.append(tracker.running_mean[2].item())
+fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+ax.plot(path, color=PALETTE[5], label="running_mean of feature 2")
+ax.axhline(
+    batch[:, 2].mean().item(), color=PALETTE[7], linestyle=":", label="batch mean"
+)
+ax.set(xlabel="calls in training mode", ylabel="value")
+ax.legend()
+plt.show()
+
+# %%
+# .. check:: after ``k`` calls the running mean has covered ``1 - 0.9 ** k`` of the way
+_target = batch[:, 2].mean().item()
+for _k, _value in enumerate(path):
+    assert abs(_value - (1 - 0.9**_k) * _target) < 1e-4
+
+# %%
+# Evaluation mode: the running estimates
+# --------------------------------------
+# In evaluation mode the layer normalises with the running estimates instead,
+# then applies the scale and shift. It leaves the estimates alone.
+#
+# In training mode, a sample's output depends on the other samples of its
+# batch, through the batch's statistics. In evaluation mode it does not: the
+# estimates are fixed. Below, under ``no_grad``, the first sample also goes
+# through alone, as ``batch[:1]``, and gives the same output as in the
+# batch. After one call the estimates are still far from this batch's
+# statistics. So the two modes give different outputs.
+#
+# .. detail:: Without running estimates
+#
+#    This holds with the default ``track_running_stats=True``. A layer made
+#    with ``track_running_stats=False`` keeps no running estimates. It then
+#    uses the batch's statistics in evaluation mode too, and refuses a batch
+#    of one there as well.
+norm.eval()
+with torch.no_grad():
+    out_eval = norm(batch)
+    alone = norm(batch[:1])
+print("training mode, first sample:", out[0])
+print("evaluation mode, in a batch:", out_eval[0])
+print("evaluation mode, alone:     ", alone[0])
+
+# %%
+# .. check:: eval mode uses and keeps the estimates; a sample's output depends on its batch in training only
+expected = (batch - norm.running_mean) / (norm.running_var + norm.eps).sqrt()
+torch.testing.assert_close(out_eval, expected)
+assert norm.track_running_stats
+running = copy.deepcopy(norm.state_dict())
+norm(batch)  # in evaluation mode again
+assert all(torch.equal(norm.state_dict()[k], v) for k, v in running.items())
+torch.testing.assert_close(alone, out_eval[:1])
+assert not torch.allclose(out_eval, out, atol=0.5)
+_copy = copy.deepcopy(norm).train()
+assert not torch.allclose(_copy(batch[:2])[0], out[0])
+_free = torch.nn.BatchNorm1d(3, track_running_stats=False).eval()
+assert _free.running_mean is None
+torch.testing.assert_close(_free(batch), out)
+
+# %%
+# A batch of one sample
+# ---------------------
+# In training mode the layer refuses a batch with exactly one value per
+# feature. A batch of shape ``(1, C)`` is one
+# (:ref:`its atlas entry <error-batchnorm-one-value>`). Evaluation mode took
+# it above.
+#
+# .. detail:: Input with a length, and empty batches
+#
+#    For input of shape ``(N, C, L)``, each feature has ``N · L`` values. So
+#    one sample with ``L = 2`` passes in training mode. An empty batch,
+#    ``N = 0``, passes too.
+norm.train()
+try:
+    norm(batch[:1])
+except ValueError as error:
+    print(f"ValueError: {error}")
+else:
+    raise AssertionError("a one-sample batch in training mode did not raise")
+
+# %%
+# .. check:: two values suffice, and none; without estimates, eval refuses one too
+with torch.random.fork_rng(devices=[]):
+    assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)
+assert torch.nn.BatchNorm1d(3)(torch.empty(0, 3)).shape == (0, 3)
+_free = torch.nn.BatchNorm1d(3, track_running_stats=False).eval()
+try:
+    _free(batch[:1])
+except ValueError:
+    pass
+else:
+    raise AssertionError("eval mode without running estimates took one sample")
+
+# %%
+# Summary
+# -------
+# - In training mode, :class:`~torch.nn.BatchNorm1d` normalises each feature
+#   with the batch's mean and biased variance, then scales and shifts.
+# - Each training-mode call moves ``running_mean`` and ``running_var`` by
+#   ``momentum``, 10 %, towards the batch's mean and unbiased variance.
+# - In evaluation mode it uses those estimates, by default, so a sample's
+#   output no longer depends on its batch.
+# - In training mode it refuses a batch with one value per feature.
+#
+# Next: the section's exercises,
+# :ref:`sphx_glr_auto_examples_training_plot_90_training_exercises.py`.
