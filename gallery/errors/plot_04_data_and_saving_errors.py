@@ -2,26 +2,22 @@
 Errors with data and saving
 ===========================
 
-The errors of batching samples, of sending work to
-:class:`~torch.utils.data.DataLoader` worker processes, and of saving and
-loading weights with :func:`torch.load` and
-:meth:`~torch.nn.Module.load_state_dict`. The messages in the output were
-printed by the PyTorch that built the page.
+This page explains the error a :class:`~torch.utils.data.DataLoader` raises
+when the samples of a :term:`batch` do not stack. It also explains the errors
+of :meth:`~torch.nn.Module.load_state_dict` when saved weights do not fit the
+model. Open this page when one of these messages stops your code. Each entry
+raises the error, prints the message, says why and runs the fix.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_tensors_plot_06_splitting_and_joining.py`,
+:ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
+:ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py` and
+:ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
 """
 
 # %%
-# The page runs on the CPU; its one file goes into a temporary folder.
-import argparse
-import pickle
-import re
-import sys
-import tempfile
-import warnings
+# The page runs on the CPU.
 from collections import OrderedDict
-from functools import partial
-from multiprocessing import get_all_start_methods
-from multiprocessing.reduction import ForkingPickler
-from pathlib import Path
 
 import torch
 from torch import nn
@@ -37,9 +33,10 @@ print(environment_summary(torch.device("cpu")))
 #
 # stack expects each tensor to be equal size, but got … at entry … and … at entry …
 # ---------------------------------------------------------------------------------
-# Raised by a :class:`~torch.utils.data.DataLoader` whose samples have different
-# :term:`shapes <shape>`: sentences or recordings of different lengths, or images
-# of different sizes.
+# By default, a :class:`~torch.utils.data.DataLoader` raises it when the
+# samples of one :term:`batch` are tensors of different
+# :term:`shapes <shape>`. Sentences of different lengths do this, and so do
+# images of different sizes.
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
 loader = DataLoader(sequences, batch_size=3)
 try:
@@ -57,16 +54,28 @@ assert " at entry " in message
 assert " and " in message
 
 # %%
-# **Why.** Each field of a :term:`batch` (the inputs, the labels) becomes one tensor,
-# and a tensor is rectangular: every row has the same length. The loader's default
-# :term:`collate function`, :func:`~torch.utils.data.default_collate`, joins the
-# samples' tensors with :func:`torch.stack`, which puts equal-shaped tensors side by
-# side along a new first :term:`dimension`; the message is :func:`torch.stack`'s
-# own, and "entry" counts the samples of the batch from 0. (Samples that are Python
-# lists stop at an earlier check, with a message of its own.)
+# **Why.** The loader's default :term:`collate function`,
+# :func:`~torch.utils.data.default_collate`, joins the samples of a batch into
+# one tensor. A tensor is rectangular: all its rows have the same length. So
+# the loader uses :func:`torch.stack`, which needs tensors of one shape. The
+# message is ``torch.stack``'s own. "Entry" counts the samples of the batch
+# from 0. When each sample is a pair, an input and a label, the inputs are
+# stacked together, and the labels are combined into one tensor.
+#
+# .. detail:: Samples that are Python lists
+#
+#    Lists of different lengths fail at an earlier check. Its message is
+#    ``each element in list of batch should be of equal size``.
 
 # %%
-# .. check:: the message is ``torch.stack``'s; pairs and images get it too, lists another
+# .. check:: integer labels of pairs are combined into one tensor
+with torch.random.fork_rng(devices=[]):  # iterating a DataLoader draws a seed
+    pairs = next(iter(DataLoader([(torch.ones(2), 0), (torch.zeros(2), 1)], 2)))
+assert pairs[0].shape == (2, 2)
+assert torch.equal(pairs[1], torch.tensor([0, 1]))
+
+# %%
+# .. check:: ``torch.stack``'s message; pairs and images get it, lists another
 try:
     torch.stack(sequences)
 except RuntimeError as error:
@@ -74,6 +83,7 @@ except RuntimeError as error:
 else:
     raise AssertionError("torch.stack stacked tensors of lengths 2, 4 and 3")
 assert stack_message == message
+assert "but got [2] at entry 0 and [4] at entry 1" in message
 images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
 for samples in ([(x, 0) for x in sequences], [x.tolist() for x in sequences], images):
     try:
@@ -84,16 +94,20 @@ for samples in ([(x, 0) for x in sequences], [x.tolist() for x in sequences], im
     else:
         raise AssertionError("samples of different shapes were batched")
     assert ("stack expects each" in other) != isinstance(samples[0], list)
+    assert "equal size" in other
 
 
 # %%
-# **Fix.** For sequences, which differ only in their first dimension, give the
-# loader a ``collate_fn`` that pads the samples to the longest one in the batch with
-# :func:`torch.nn.utils.rnn.pad_sequence` (``batch_first=True`` gives the shape
-# ``(batch, longest)``), and return the true lengths too, to tell data from
-# :term:`padding` later. Images of different sizes are resized or cropped to one
-# size in the data set's transform instead: ``pad_sequence`` pads only the first
-# dimension, and fails on them.
+# **Fix.** Sequences differ only in their first dimension, so pad them:
+#
+# 1. Give the loader a ``collate_fn``, a function that gets the list of samples.
+# 2. In it, pad the samples with zeros to the longest one, with
+#    :func:`torch.nn.utils.rnn.pad_sequence`. ``batch_first=True`` gives the
+#    shape ``(batch, longest)``.
+# 3. Return the true lengths too. They tell data from :term:`padding` later.
+#
+# Resize or crop images to one size in the data set instead.
+# ``pad_sequence`` pads only the first dimension, so it fails on them.
 def pad_batch(batch):
     lengths = torch.tensor([len(sample) for sample in batch])
     return pad_sequence(batch, batch_first=True, padding_value=0.0), lengths
@@ -104,9 +118,10 @@ print(padded)
 print("lengths:", lengths)
 
 # %%
-# .. check:: the batch is padded to ``(3, 4)`` with lengths 2, 4, 3; images make ``pad_sequence`` fail
+# .. check:: zeros pad the batch to ``(3, 4)``, lengths 2, 4, 3; images fail
 assert padded.shape == (3, 4)
 assert lengths.tolist() == [2, 4, 3]
+assert padded[0, 2:].tolist() == [0.0, 0.0]
 images = [torch.ones(3, 32, 32), torch.ones(3, 32, 40)]
 try:
     pad_sequence(images, batch_first=True)
@@ -116,129 +131,14 @@ else:
     raise AssertionError("pad_sequence padded images along their last dimension")
 
 # %%
-# .. _error-pickle-worker:
-#
-# Can't pickle …
-# --------------
-# Raised when a :class:`~torch.utils.data.DataLoader` with ``num_workers > 0`` starts
-# workers with the ``spawn`` or ``forkserver`` :term:`start method` and something it
-# must send them, here a ``lambda`` as ``collate_fn``, cannot be pickled. Naming
-# ``spawn`` makes it fail on every platform. The message is Python's, and its end
-# depends on the version. The page prints ``0x…`` for the memory address, which
-# varies.
-#
-# .. detail:: Other versions
-#
-#    The message ends ``attribute lookup <lambda> on __main__ failed`` up to Python
-#    3.13, ``it's not found as __main__.<lambda>`` from 3.14. Recent versions of
-#    PyTorch (2.13 among them, not 2.4) first warn "Got pickle error when attempting
-#    to start a worker Process".
-loader = DataLoader(
-    sequences,
-    batch_size=3,
-    num_workers=1,
-    multiprocessing_context="spawn",
-    collate_fn=lambda batch: pad_sequence(batch, batch_first=True),
-)
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    try:
-        next(iter(loader))
-    except pickle.PicklingError as error:
-        message = str(error)
-        print(f"{type(error).__name__}: {re.sub('0x[0-9a-fA-F]+', '0x…', message)}")
-    else:
-        raise AssertionError("a lambda was sent to a spawned worker")
-
-# %%
-# .. check:: ``Can't pickle`` ends as this Python words it; PyTorch 2.13 warns first, 2.4 does not
-new_pickle = sys.version_info >= (3, 14)  # Python 3.14 rewrote pickle's messages
-tail = r"it's not found as .*<lambda>" if new_pickle else r"attribute lookup .* failed"
-assert re.fullmatch(r"Can't pickle <function <lambda> at 0x\w+>: " + tail, message)
-warned = "Got pickle error when attempting to start a worker Process"
-assert all(str(warning.message).startswith(warned) for warning in caught)
-assert caught or torch.__version__ < "2.13"
-assert not caught or torch.__version__ >= "2.5"
-
-# %%
-# **Why.** A spawned worker is a new Python process, and the loader sends it the
-# data set, the ``collate_fn`` and the ``worker_init_fn`` with :mod:`pickle`. Pickle
-# stores a function as a reference, its module and name, for the worker to import,
-# and first looks the name up to check that it leads back to the function. A
-# ``lambda`` is called ``<lambda>``, a name no module holds, so that lookup fails,
-# in the main process, which does the pickling: pickling the lambda there with the
-# workers' pickler gives the same message.
-
-# %%
-# .. check:: pickling the lambda in the main process gives the same message
-try:
-    ForkingPickler.dumps(loader.collate_fn)
-except pickle.PicklingError as error:
-    parent_message = str(error)
-else:
-    raise AssertionError("the lambda was pickled")
-assert parent_message == message
-
-# %%
-# A function made inside another function (here a lambda) fails in the same way,
-# with a message that depends on the Python version. ``spawn`` is the default start
-# method on Windows and macOS. With ``fork``, the default on Linux before Python 3.14,
-# each worker is a copy of the parent process that already holds the function, so the
-# same loader works there and fails on the others. The platform's default comes first in
-# :func:`multiprocessing.get_all_start_methods` (a script can choose another with
-# :func:`multiprocessing.set_start_method`, a loader with ``multiprocessing_context``):
-#
-# .. detail:: Python versions
-#
-#    The error is :class:`AttributeError` "Can't pickle local object" in Python 3.10,
-#    3.11 and the first 3.12 releases, and "Can't get local object" in later 3.12
-#    releases and 3.13. From 3.14 it is :class:`~pickle.PicklingError` "Can't pickle
-#    local object".
-print("default start method here:", get_all_start_methods()[0])
-
-
-def make_collate():
-    return lambda batch: pad_sequence(batch, batch_first=True)
-
-
-try:
-    ForkingPickler.dumps(make_collate())
-except (AttributeError, pickle.PicklingError) as error:
-    local_error, local_message = type(error), re.sub("0x[0-9a-f]+", "0x…", str(error))
-    print(f"{local_error.__name__}: {local_message}")
-else:
-    raise AssertionError("a local function was pickled")
-
-# %%
-# .. check:: the local function's message and error type are this Python version's
-verbs = {(3, 12): ["pickle", "get"], (3, 13): ["get"]}.get(sys.version_info[:2])
-assert any(f"Can't {v} local object" in local_message for v in verbs or ["pickle"])
-assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
-
-# %%
-# **Fix.** Pass something pickle can find by name: a function defined at the top
-# level of a module the workers can import (a script keeps its work behind
-# ``if __name__ == "__main__":``, see
-# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`), or a
-# :class:`functools.partial` of one, which pickles as the function plus its
-# arguments. A spawned worker would rerun this unguarded script, so the page checks
-# the step that failed, pickling, and then loads in the main process.
-collate = partial(pad_sequence, batch_first=True)
-received = ForkingPickler.loads(ForkingPickler.dumps(collate))
-batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
-
-# %%
-# .. check:: the ``partial`` survives pickling and pads the batch as ``pad_batch`` did
-assert torch.equal(batch, padded)
-
-# %%
 # .. _error-state-dict-missing-keys:
 #
 # Missing key(s) in state_dict
 # ----------------------------
-# Raised by :meth:`~torch.nn.Module.load_state_dict` when the model has parameters
-# or persistent buffers that the :term:`state dict` does not name, for example after
-# a layer was renamed (here ``out`` became ``head``).
+# :meth:`~torch.nn.Module.load_state_dict` raises it when a name of the
+# model's own :term:`state dict` is missing from the one you load. Here a
+# layer was renamed: ``out`` became ``head``. A :class:`~torch.nn.Sequential`
+# built from an ``OrderedDict`` gives its layers the dictionary's names.
 torch.manual_seed(0)
 old = nn.Sequential(OrderedDict(hidden=nn.Linear(2, 4), out=nn.Linear(4, 1)))
 saved = old.state_dict()
@@ -256,19 +156,22 @@ else:
 assert "Missing key(s) in state_dict" in message
 
 # %%
-# **Why.** :meth:`~torch.nn.Module.load_state_dict` matches tensors by name (the
-# path of attributes that leads to each parameter), not by position. With the
-# default ``strict=True`` it raises when a name of the model is missing from the
-# dictionary, or (the second line) a name in the dictionary is not in the model.
-# The tensors whose names matched were copied before the error.
+# **Why.** Loading matches tensors by name, not by position. A name is the
+# path of attributes that leads to the tensor, such as ``hidden.weight``.
+# With the default ``strict=True``, loading raises when a name of the model
+# is missing. It also raises when the dictionary holds a name the model
+# lacks. The message's ``Unexpected key(s)`` line lists those. The tensors that
+# matched were copied before the error.
 
 # %%
-# .. check:: the matching ``hidden`` weights were copied before the error
+# .. check:: the ``Unexpected key(s)`` line lists extra names; ``hidden`` was copied
+assert 'Unexpected key(s) in state_dict: "out.weight", "out.bias"' in message
 assert torch.equal(model.hidden.weight, saved["hidden.weight"])
 
 # %%
-# **Fix.** Rename the keys of the dictionary to the model's names, then load; the
-# returned lists of missing and unexpected keys are empty.
+# **Fix.** Rename the keys of the dictionary to the model's names, then load.
+# Loading returns the lists of missing and unexpected keys. Both are empty
+# here, so they print as ``<All keys matched successfully>``.
 renamed = {
     "head." + key.removeprefix("out.") if key.startswith("out.") else key: value
     for key, value in saved.items()
@@ -277,9 +180,10 @@ result = model.load_state_dict(renamed)
 print(result)
 
 # %%
-# .. check:: no key is missing or unexpected, and ``head`` holds the old ``out`` weights
+# .. check:: nothing missing or unexpected; ``head`` holds the old ``out`` weights
 assert result.missing_keys == []
 assert result.unexpected_keys == []
+assert str(result) == "<All keys matched successfully>"
 assert torch.equal(model.head.weight, old.out.weight)
 
 # %%
@@ -287,11 +191,13 @@ assert torch.equal(model.head.weight, old.out.weight)
 #
 # Unexpected key(s) in state_dict
 # -------------------------------
-# Raised by :meth:`~torch.nn.Module.load_state_dict` when the dictionary names
-# tensors the model does not have, typically weights saved from a wrapped model:
-# every name starts with ``module.`` after :class:`~torch.nn.DataParallel` or
-# :class:`~torch.nn.parallel.DistributedDataParallel`, with ``_orig_mod.`` after
-# :func:`torch.compile`.
+# :meth:`~torch.nn.Module.load_state_dict` raises it when the dictionary names
+# tensors the model does not have. Weights saved from a wrapped model are the
+# usual cause. :class:`~torch.nn.DataParallel`, a wrapper that splits each
+# batch across several GPUs, and
+# :class:`~torch.nn.parallel.DistributedDataParallel` put ``module.`` before
+# every name. The model that :func:`torch.compile` returns puts
+# ``_orig_mod.`` there. Here ``DataParallel`` wraps one small layer.
 wrapped = nn.DataParallel(nn.Linear(2, 1))
 saved = wrapped.state_dict()
 print(list(saved))
@@ -304,26 +210,41 @@ else:
     raise AssertionError("module.* names were loaded into a plain Linear")
 
 # %%
-# .. check:: the ``module.`` names get the heading's message
+# .. check:: ``DataParallel`` splits batches; ``module.`` names get the message
+assert "chunking in the batch dimension" in " ".join(nn.DataParallel.__doc__.split())
 assert "Unexpected key(s) in state_dict" in message
 
 # %%
-# **Why.** The wrapper keeps the model as an attribute (``module``; ``_orig_mod``
-# in what :func:`torch.compile` returns), so every name in its state dict gets that
-# prefix, and none matches the plain model's names (which are then missing, too).
+# **Why.** The wrapper keeps your model as an attribute, ``module`` or
+# ``_orig_mod``. So every name in its state dict starts with that attribute's
+# name. None matches the plain model's names, which are then missing too.
 #
-# **Fix.** Save ``wrapped.module.state_dict()``, the model's own names; for a file
-# already saved, remove the prefix.
+# **Fix.** Save ``wrapped.module.state_dict()``, which has the model's own
+# names. For a file already saved, remove the prefix.
+#
+# .. detail:: ``model.compile()``
+#
+#    The method ``model.compile()`` compiles the module in place, like
+#    :func:`torch.compile` but without a wrapper. It adds no prefix.
 print(f"the model's own names: {list(wrapped.module.state_dict())}")
 plain = {key.removeprefix("module."): value for key, value in saved.items()}
 model = nn.Linear(2, 1)
 print(model.load_state_dict(plain))
 
 # %%
-# .. check:: ``torch.compile`` prefixes ``_orig_mod.``; ``wrapped.module`` has plain names, now loaded
+# .. check:: plain names go missing too; the wrappers keep the model as stated
+import inspect
+
+assert "Missing key(s) in state_dict" in message
+ddp_init = inspect.getsource(nn.parallel.DistributedDataParallel.__init__)
+assert "self.module = module" in ddp_init
 with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     compiled = torch.compile(nn.Linear(2, 1), backend="eager")  # compiles nothing yet
+    in_place = nn.Linear(2, 1)
+in_place.compile(backend="eager")
 assert list(compiled.state_dict()) == ["_orig_mod." + k for k in ["weight", "bias"]]
+assert list(in_place.state_dict()) == list(wrapped.module.state_dict())
+assert "This Module's `__call__` method is compiled" in nn.Module.compile.__doc__
 assert list(wrapped.module.state_dict()) == ["weight", "bias"]
 assert torch.equal(model.weight, wrapped.module.weight.cpu())
 
@@ -332,8 +253,9 @@ assert torch.equal(model.weight, wrapped.module.weight.cpu())
 #
 # size mismatch for …: copying a param with shape … from checkpoint, the shape in current model is …
 # --------------------------------------------------------------------------------------------------
-# Raised by :meth:`~torch.nn.Module.load_state_dict` when a name matches but the
-# :term:`shape` does not, for example when weights trained for 10 classes go into a
+# For a layer such as :class:`~torch.nn.Linear`,
+# :meth:`~torch.nn.Module.load_state_dict` raises it when a name matches but
+# the :term:`shape` does not. Here weights trained for 10 classes go into a
 # model with 3 classes.
 torch.manual_seed(0)
 pretrained = nn.Sequential(OrderedDict(body=nn.Linear(8, 16), head=nn.Linear(16, 10)))
@@ -354,10 +276,33 @@ assert ": copying a param with shape " in message
 assert " from checkpoint, the shape in current model is " in message
 
 # %%
-# **Why.** Loading copies each saved tensor into the existing parameter of the same
-# name (or, with ``assign=True``, puts it in its place), and it checks first that
-# the shapes are equal. ``strict=False`` does not help: it skips names that do not
-# match, not shapes.
+# **Why.** Loading copies each saved tensor into the model's tensor of the
+# same name. For such layers, it first checks that the two shapes are equal.
+# ``strict=False`` does not help: it skips names that do not match, not
+# shapes.
+#
+# .. detail:: Two exceptions
+#
+#    A parameter with no dimensions accepts a saved tensor of shape ``(1,)``,
+#    as PyTorch 0.3 saved it. And a lazy layer such as
+#    :class:`torch.nn.LazyLinear` takes its shapes from the file: its shapes
+#    are not set until its first input.
+
+# %%
+# .. check:: a 0-d parameter loads a ``(1,)`` tensor; a lazy layer takes any shape
+import inspect
+
+scale = nn.Module()
+scale.weight = nn.Parameter(torch.tensor(1.0))
+scale.load_state_dict({"weight": torch.tensor([5.0])})
+assert scale.weight.shape == ()
+assert scale.weight.item() == 5.0
+loading = inspect.getsource(nn.Module._load_from_state_dict)
+assert "loading 1-dim tensor from 0.3.* to version 0.4+" in loading
+with torch.random.fork_rng(devices=[]):  # in case a new layer draws weights
+    lazy = nn.LazyLinear(3)
+    lazy.load_state_dict({"weight": saved["head.weight"], "bias": saved["head.bias"]})
+assert lazy.weight.shape == (10, 16)  # although built as LazyLinear(3)
 
 # %%
 # .. check:: ``strict=False`` raises the same size mismatch
@@ -370,96 +315,24 @@ else:
 assert "size mismatch for " in lenient_message
 
 # %%
-# **Fix.** Decide which tensors to keep. To reuse the body and train a new head,
-# drop the saved tensors whose shape differs, load the rest with ``strict=False``,
-# and check that exactly the head was left out:
+# **Fix.** Decide which tensors to keep. To reuse the body and train a new
+# head, drop the saved tensors whose shape differs. Load the rest with
+# ``strict=False``, and check that exactly the head was left out.
 own = model.state_dict()
 kept = {key: value for key, value in saved.items() if value.shape == own[key].shape}
 result = model.load_state_dict(kept, strict=False)
 print(result)
 
 # %%
-# .. check:: exactly the head is missing, nothing is unexpected, and the body was loaded
+# .. check:: only the head is missing, nothing is unexpected, the body loaded
 assert result.missing_keys == ["head.weight", "head.bias"]
 assert result.unexpected_keys == []
 assert torch.equal(model.body.weight, pretrained.body.weight)
 
 # %%
-# .. _error-weights-only-load:
-#
-# Weights only load failed
-# ------------------------
-# Raised as :class:`pickle.UnpicklingError` by :func:`torch.load` with
-# ``weights_only=True`` when the file holds an object of a type it does not allow,
-# here a :term:`checkpoint` with the :class:`argparse.Namespace` of a training
-# script's options. Shown: the first sentence and the line naming the refused type.
-#
-# .. detail:: Before PyTorch 2.6
-#
-#    ``weights_only`` is ``True`` by default since PyTorch 2.6 and ``False`` before,
-#    so on older versions (2.4, say) pass it, as this page does.
-args = argparse.Namespace(lr=0.1, epochs=3)
-checkpoint = {"model": nn.Linear(2, 1).state_dict(), "args": args}
-workdir = tempfile.TemporaryDirectory()
-path = Path(workdir.name) / "checkpoint.pt"
-torch.save(checkpoint, path)
-try:
-    torch.load(path, weights_only=True)
-except pickle.UnpicklingError as error:
-    message = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # drop terminal colours
-else:
-    raise AssertionError("weights_only=True loaded an argparse.Namespace")
-refused = [line.strip() for line in message.splitlines() if "global:" in line]
-print(f"UnpicklingError: {message.split('. ')[0]}. [...]")
-print(refused[0].split(". Please")[0])
-
-# %%
-# .. check:: the checkpoint gets the heading's message, naming ``argparse.Namespace``
-assert "Weights only load failed" in message
-assert "argparse.Namespace" in refused[0]
-
-# %%
-# **Why.** A ``.pt`` file is a pickle, and unpickling can call any function the
-# file names. With ``weights_only=True``, :func:`torch.load` rebuilds only tensors,
-# plain Python data (numbers, strings, ``None``, lists, tuples, dicts) and a short
-# list of allowed types, and refuses any other class or function before calling
-# it. PyTorch's documentation says never to load data from an untrusted source
-# that way; the safe habit is ``weights_only=False`` only for files you wrote.
-#
-# **Fix.** Save plain data: a state dict, and the options as a dictionary
-# (``vars(args)``). That loads with ``weights_only=True``, with nothing to allow.
-torch.save({"model": checkpoint["model"], "args": vars(args)}, path)
-loaded = torch.load(path, weights_only=True)
-print(loaded["args"])
-
-# %%
-# .. check:: the options come back whole, and ``torch.load``'s doc warns of untrusted sources
-assert argparse.Namespace(**loaded["args"]) == args
-assert "untrusted source" in " ".join(torch.load.__doc__.split())
-
-# %%
-# For a file you trust whose types you cannot change, allow exactly those types:
-# :func:`torch.serialization.add_safe_globals` (PyTorch 2.4 and later) for the rest
-# of the process, the context manager :class:`torch.serialization.safe_globals`
-# (PyTorch 2.5 and later) only inside its ``with`` block.
-torch.save(checkpoint, path)
-if hasattr(torch.serialization, "safe_globals"):
-    with torch.serialization.safe_globals([argparse.Namespace]):
-        loaded = torch.load(path, weights_only=True)
-else:
-    torch.serialization.add_safe_globals([argparse.Namespace])
-    loaded = torch.load(path, weights_only=True)
-print(loaded["args"])
-workdir.cleanup()
-
-# %%
-# .. check:: ``safe_globals`` exists from 2.5, allows only inside ``with``, and the load works
-assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.5")
-if hasattr(torch.serialization, "safe_globals"):
-    assert argparse.Namespace not in torch.serialization.get_safe_globals()
-assert loaded["args"] == args
-
-# %%
-# See also :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
-# :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py` and
-# :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`.
+# More on these topics: data sets and loaders in
+# :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
+# state dicts in
+# :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`.
+# The errors of loader workers and of ``torch.load`` are in
+# :ref:`sphx_glr_auto_examples_errors_plot_08_pickle_errors.py`.

@@ -1,0 +1,313 @@
+"""
+Errors with pickle
+==================
+
+This page explains two errors that come from :mod:`pickle`, Python's format
+for storing objects. A :class:`~torch.utils.data.DataLoader` pickles what it
+sends to its worker processes. :func:`torch.load` unpickles the file it
+reads. Open this page when one of their messages stops your code. Each entry
+raises the error, prints the message, says why and runs the fix.
+
+**Before this page:**
+:ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
+:ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`,
+:ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py` and
+:ref:`sphx_glr_auto_examples_training_plot_58_safe_loading_and_safetensors.py`.
+"""
+
+# %%
+# The page runs on the CPU. Its one file goes into a temporary folder.
+import argparse
+import pickle
+import re
+import tempfile
+import warnings
+from functools import partial
+from multiprocessing import get_all_start_methods
+from multiprocessing.reduction import ForkingPickler
+from pathlib import Path
+
+import torch
+from torch import nn
+from torch.nn.utils.rnn import pad_sequence
+from torch.utils.data import DataLoader
+
+from tutorial_utils.environment import environment_summary
+
+print(environment_summary(torch.device("cpu")))
+
+# %%
+# .. _error-pickle-worker:
+#
+# Can't pickle …
+# --------------
+# A :class:`~torch.utils.data.DataLoader` with ``num_workers > 0`` raises it
+# when it starts its workers with the ``spawn`` or ``forkserver``
+# :term:`start method`. Something it must send them cannot be pickled. Here
+# it is a ``lambda`` given as ``collate_fn``. It pads sequences of different
+# lengths with :func:`torch.nn.utils.rnn.pad_sequence`, into one
+# :term:`batch`. Naming ``spawn`` makes the code fail on every platform. The
+# error is a ``pickle.PicklingError``. The page prints ``0x…`` for the memory
+# address, which varies. Recent releases warn first: the ``with`` block
+# records the warning, so only the error prints.
+#
+# .. detail:: Other versions
+#
+#    Up to Python 3.13 the message ends ``attribute lookup <lambda> on
+#    __main__ failed``. From 3.14 it ends ``it's not found as
+#    __main__.<lambda>``. PyTorch 2.13 first warns "Got pickle error when
+#    attempting to start a worker Process"; 2.4 does not.
+sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
+loader = DataLoader(
+    sequences,
+    batch_size=3,
+    num_workers=1,
+    multiprocessing_context="spawn",
+    collate_fn=lambda batch: pad_sequence(batch, batch_first=True),
+)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    try:
+        next(iter(loader))
+    except pickle.PicklingError as error:
+        message = str(error)
+        print(f"{type(error).__name__}: {re.sub('0x[0-9a-fA-F]+', '0x…', message)}")
+    else:
+        raise AssertionError("a lambda was sent to a spawned worker")
+
+# %%
+# .. check:: ``Can't pickle`` ends as this Python words it; 2.13 warns first, 2.4 not
+import sys
+
+new_pickle = sys.version_info >= (3, 14)  # Python 3.14 rewrote pickle's messages
+tail = r"it's not found as .*<lambda>" if new_pickle else r"attribute lookup .* failed"
+assert re.fullmatch(r"Can't pickle <function <lambda> at 0x\w+>: " + tail, message)
+warned = "Got pickle error when attempting to start a worker Process"
+assert all(str(warning.message).startswith(warned) for warning in caught)
+assert caught or torch.__version__ < "2.13"
+assert not caught or torch.__version__ >= "2.5"
+
+# %%
+# **Why.** A spawned worker is a new Python process. The loader sends it the
+# data set, the ``collate_fn`` and the ``worker_init_fn`` with :mod:`pickle`.
+# Pickle stores a function by its module and name, for the worker to import.
+# It first looks that name up, to check that it leads back to the function.
+# A ``lambda`` is named ``<lambda>``, which no module holds, so the lookup
+# fails. It fails in the main process, which does the pickling.
+# ``ForkingPickler.dumps``, the pickler that sends objects to workers, gives
+# the same message.
+#
+# .. detail:: A function defined inside another function
+#
+#    It fails too, lambda or not: no module holds it by name. Python 3.10,
+#    3.11 and the first 3.12 releases raise :class:`AttributeError` "Can't
+#    pickle local object". Later 3.12 releases and 3.13 say "Can't get local
+#    object". From 3.14 it is ``pickle.PicklingError`` "Can't pickle local
+#    object".
+try:
+    ForkingPickler.dumps(loader.collate_fn)
+except pickle.PicklingError as error:
+    parent_message = str(error)
+else:
+    raise AssertionError("the lambda was pickled")
+
+# %%
+# .. check:: pickling the lambda in the main process gives the same message
+assert parent_message == message
+
+# %%
+# .. check:: a worker gets the data set, ``collate_fn`` and ``worker_init_fn``
+import inspect
+
+loader_iterator = torch.utils.data.dataloader._MultiProcessingDataLoaderIter
+source = inspect.getsource(loader_iterator.__init__)
+process_arguments = source[source.index("Process(") : source.index("w.daemon")]
+for name in ("dataset", "collate_fn", "worker_init_fn"):
+    assert f"self._{name}," in process_arguments
+
+# %%
+# .. check:: a function made inside another one fails as this Python words it
+import sys
+
+
+def make_collate():
+    return lambda batch: pad_sequence(batch, batch_first=True)
+
+
+try:
+    ForkingPickler.dumps(make_collate())
+except (AttributeError, pickle.PicklingError) as error:
+    local_error, local_message = type(error), str(error)
+else:
+    raise AssertionError("a local function was pickled")
+verbs = {(3, 12): ["pickle", "get"], (3, 13): ["get"]}.get(sys.version_info[:2])
+assert any(f"Can't {v} local object" in local_message for v in verbs or ["pickle"])
+new_pickle = sys.version_info >= (3, 14)
+assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
+
+# %%
+# The default start method is ``spawn`` on Windows and macOS. There the
+# loader fails without naming it. On Linux the default is ``fork`` up to
+# Python 3.13, and ``forkserver`` from 3.14. With ``fork``, the same loader
+# works. The platform's default comes first in
+# :func:`multiprocessing.get_all_start_methods`.
+#
+# .. detail:: Why ``fork`` works
+#
+#    ``fork`` makes each worker a copy of the parent process, which already
+#    holds the lambda. The worker needs nothing pickled to start. Only the
+#    messages between the processes are pickled: the indices of each batch,
+#    and the batch itself.
+print("default start method here:", get_all_start_methods()[0])
+
+# %%
+# .. check:: defaults as stated; ``fork`` runs the lambda, pickling indices and batch
+import sys
+from unittest import mock
+
+defaults = {"win32": "spawn", "darwin": "spawn"}
+defaults["linux"] = "forkserver" if sys.version_info >= (3, 14) else "fork"
+if sys.platform in defaults:
+    assert get_all_start_methods()[0] == defaults[sys.platform]
+if sys.platform == "linux":
+    forked = DataLoader(
+        sequences,
+        batch_size=3,
+        num_workers=1,
+        multiprocessing_context="fork",
+        collate_fn=loader.collate_fn,
+    )
+    sent = mock.patch.object(ForkingPickler, "dumps", wraps=ForkingPickler.dumps)
+    back = mock.patch.object(ForkingPickler, "loads", wraps=ForkingPickler.loads)
+    with torch.random.fork_rng(devices=[]), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
+        with sent as dumps, back as loads:
+            forked_batch = next(iter(forked))
+    assert forked_batch.shape == (3, 4)
+    assert (0, [0, 1, 2]) in [call.args[0] for call in dumps.call_args_list]  # indices
+    assert loads.call_count == 1  # the batch came back pickled, through a queue
+    assert forked_batch.is_shared()  # its storage was moved to shared memory
+
+# %%
+# **Fix.** Pass something pickle can find by name:
+#
+# - a function defined at the top level of a module or of a script file. The
+#   script then keeps its work behind ``if __name__ == "__main__":``, as
+#   :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
+#   shows;
+# - or a :class:`functools.partial` of such a function. It pickles as the
+#   function plus its arguments.
+#
+# This page starts no spawned worker: each would rerun the page's code, which
+# is not behind that guard. So the page runs only the step that failed, the
+# pickling. ``ForkingPickler.loads`` rebuilds the function from the bytes that
+# ``dumps`` made. The loader then uses it in the main process.
+collate = partial(pad_sequence, batch_first=True)
+received = ForkingPickler.loads(ForkingPickler.dumps(collate))
+batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
+
+# %%
+# .. check:: ``partial`` and a module's function pickle by name; the batch is padded
+assert torch.equal(batch, pad_sequence(sequences, batch_first=True))
+assert batch.shape == (3, 4)
+assert ForkingPickler.loads(ForkingPickler.dumps(pad_sequence)) is pad_sequence
+assert b"pad_sequence" in bytes(ForkingPickler.dumps(pad_sequence))
+
+# %%
+# .. _error-weights-only-load:
+#
+# Weights only load failed
+# ------------------------
+# :func:`torch.load` with ``weights_only=True`` raises it, as a
+# :class:`pickle.UnpicklingError`, when the file holds an object of a type
+# that ``torch.load`` does not allow. Here it is a :term:`checkpoint` that holds the
+# :class:`argparse.Namespace` of a training script's options. The page shows
+# the first sentence, and the line that names the refused type.
+#
+# .. detail:: Before PyTorch 2.6
+#
+#    ``weights_only`` is ``True`` by default since PyTorch 2.6, and ``False``
+#    before. On older versions, such as 2.4, pass it, as this page does.
+args = argparse.Namespace(lr=0.1, epochs=3)
+checkpoint = {"model": nn.Linear(2, 1).state_dict(), "args": args}
+workdir = tempfile.TemporaryDirectory()
+path = Path(workdir.name) / "checkpoint.pt"
+torch.save(checkpoint, path)
+try:
+    torch.load(path, weights_only=True)
+except pickle.UnpicklingError as error:
+    message = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # drop terminal colours
+else:
+    raise AssertionError("weights_only=True loaded an argparse.Namespace")
+refused = [line.strip() for line in message.splitlines() if "global:" in line]
+print(f"UnpicklingError: {message.split('. ')[0]}. [...]")
+print(refused[0].split(". Please")[0])
+
+# %%
+# .. check:: the heading's message; the default refuses the file from 2.6
+assert "Weights only load failed" in message
+assert "argparse.Namespace" in refused[0]
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)  # 2.4 warns of its default
+    try:
+        torch.load(path)
+    except pickle.UnpicklingError:
+        refused_by_default = True
+    else:
+        refused_by_default = False
+assert refused_by_default == (torch.__version__ >= "2.6")
+
+# %%
+# **Why.** A ``.pt`` file holds a pickle, and unpickling can call any
+# function the file names. With ``weights_only=True``, :func:`torch.load`
+# rebuilds only tensors, plain Python data and a short list of allowed types.
+# Plain data includes numbers, strings, ``None``, lists, tuples and dicts. It
+# refuses any other class or function. The documentation of ``torch.load``
+# warns against loading data from an untrusted source. So pass
+# ``weights_only=False`` only for files you wrote.
+#
+# **Fix.** Save plain data: a state dict, and the options as a dictionary,
+# ``vars(args)``. That loads with ``weights_only=True``, with nothing to
+# allow.
+torch.save({"model": checkpoint["model"], "args": vars(args)}, path)
+loaded = torch.load(path, weights_only=True)
+print(loaded["args"])
+
+# %%
+# .. check:: options and plain data load; ``torch.load``'s doc warns of untrusted data
+assert argparse.Namespace(**loaded["args"]) == args
+plain_data = {"numbers": [1, 2.5, True], "text": "s", "none": None, "pair": (1, 2)}
+torch.save(plain_data, path)
+assert torch.load(path, weights_only=True) == plain_data
+assert "untrusted source" in " ".join(torch.load.__doc__.split())
+
+# %%
+# For a file you trust whose types you cannot change, allow exactly those
+# types. The context manager :class:`torch.serialization.safe_globals` allows
+# them only inside its ``with`` block; it exists from PyTorch 2.5. On 2.4,
+# :func:`torch.serialization.add_safe_globals` allows them for the rest of
+# the process.
+torch.save(checkpoint, path)
+if hasattr(torch.serialization, "safe_globals"):
+    with torch.serialization.safe_globals([argparse.Namespace]):
+        loaded = torch.load(path, weights_only=True)
+else:
+    torch.serialization.add_safe_globals([argparse.Namespace])
+    loaded = torch.load(path, weights_only=True)
+print(loaded["args"])
+workdir.cleanup()
+
+# %%
+# .. check:: ``safe_globals`` exists from 2.5 and allows only inside ``with``
+assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.5")
+if hasattr(torch.serialization, "safe_globals"):
+    assert argparse.Namespace not in torch.serialization.get_safe_globals()
+assert loaded["args"] == args
+
+# %%
+# See also
+# :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
+# and
+# :ref:`sphx_glr_auto_examples_training_plot_58_safe_loading_and_safetensors.py`.
+# The other errors of loaders and of ``load_state_dict`` are in
+# :ref:`sphx_glr_auto_examples_errors_plot_04_data_and_saving_errors.py`.
