@@ -31,7 +31,8 @@ print(environment_summary("cpu"))
 # -----------------------------------------
 # ``@``, :func:`torch.matmul` and :class:`torch.nn.Linear` raise it when the
 # right operand is a 2-D matrix whose first size differs from the left
-# operand's last size. Here, unflattened images reach a layer.
+# operand's last size. Here, unflattened images reach a layer. For a layer
+# sized wrongly for its input, see :ref:`error-linear-in-features`.
 layer = torch.nn.Linear(in_features=1 * 28 * 28, out_features=10)
 images = torch.ones(8, 1, 28, 28)
 try:
@@ -51,8 +52,8 @@ assert "mat1 and mat2 shapes cannot be multiplied" in message
 # equal. A :class:`~torch.nn.Linear` layer stores its ``weight`` with shape
 # ``(out_features, in_features)``. It computes ``input @ weight.T``, then
 # adds its bias. So ``mat2`` is ``weight.T``, ``784x10``. ``mat1`` is the
-# input with its leading dimensions folded into one: 8 times 1 times 28
-# rows of 28, ``224x28``.
+# input. PyTorch merges every dimension but the last: 8 times 1 times 28
+# gives 224 rows of 28 numbers, ``224x28``.
 #
 # **Fix.** First decide which side is wrong: here, the input.
 # :class:`torch.nn.Flatten` turns each image into one row of 784 features.
@@ -115,11 +116,18 @@ torch.testing.assert_close(centred.mean(dim=1), torch.zeros(4))
 #
 # expected m1 and m2 to have the same dtype
 # -----------------------------------------
-# On the CPU, ``@``, :func:`torch.matmul` and :func:`torch.mm` raise it when
-# the right operand is a 2-D matrix and the two :term:`dtypes <dtype>` differ.
-# Here, integer data meets float weights.
-# A :class:`~torch.nn.Linear` layer with its default bias words it
-# differently: see :ref:`error-linear-dtype`.
+# On the CPU, ``@`` and :func:`torch.matmul` raise it when the right operand
+# is a 2-D matrix and the two :term:`dtypes <dtype>` differ. Here, integer
+# data meets float weights.
+#
+# .. detail:: Other devices and layers
+#
+#    On a CUDA GPU the same mistake reads
+#    ``expected mat1 and mat2 to have the same dtype``. A
+#    :class:`~torch.nn.Linear` layer with its default bias words it
+#    differently: see :ref:`error-linear-dtype`. With ``bias=False`` it
+#    raises this entry's message. So does a layer given a non-contiguous
+#    input with more than two dimensions.
 inputs = torch.tensor([[1, 2, 3]])
 weights = torch.randn(3, 2, generator=torch.Generator().manual_seed(0))
 try:
@@ -140,14 +148,6 @@ assert "expected m1 and m2 to have the same dtype" in message
 #
 # **Fix.** Write float literals such as ``1.0``, or convert with
 # ``.to(weights.dtype)``.
-#
-# .. detail:: Other devices and layers
-#
-#    On a CUDA GPU the same mistake reads
-#    ``expected mat1 and mat2 to have the same dtype``. A
-#    :class:`~torch.nn.Linear` layer raises this entry's message instead of
-#    its own when it has ``bias=False``. So does a layer given a
-#    non-contiguous input with more than two dimensions.
 product = inputs.to(weights.dtype) @ weights
 
 # %%
@@ -265,14 +265,14 @@ assert "Can't call numpy() on Tensor that requires grad" in other_message
 #    then changes that tensor.
 array = scores.detach().numpy()
 print(array)
-with torch.no_grad():
-    weight_array = w.numpy()
-weight_array[0] = 99.0
 
 # %%
 # .. check:: the array shares ``scores``'s memory; writing to ``w``'s array changed ``w``
 assert array.tolist() == [1.0, -2.0]
 assert array.__array_interface__["data"][0] == scores.data_ptr()
+with torch.no_grad():
+    weight_array = w.numpy()
+weight_array[0] = 99.0
 assert w.requires_grad
 assert w[0] == 99.0
 
@@ -362,24 +362,21 @@ assert all(piece in message for piece in pieces)
 #    on a tensor of shape ``(2, 3)`` reports dimension 1. On the CPU, a list
 #    of indices after a slice, ``t[:, [0, 3]]``, reports dimension 0. Trust
 #    the size that the message gives.
-grid = torch.zeros(2, 3)
-index_messages = []
-for index in (3, [0, 3]):
-    try:
-        grid[:, index]
-    except IndexError as error:
-        index_messages.append(str(error))
-        print(f"t[:, {index}]: {error}")
-    else:
-        raise AssertionError(f"t[:, {index}] did not raise")
+print(scores[-1], scores[len(scores) - 1])
 
 # %%
 # .. check:: ``t[3]`` names dimension 0, ``t[:, 3]`` 1, ``t[:, [0, 3]]`` 0; ``-n`` to ``-1`` work
 assert "dimension 0 with size 3" in message
 assert scores[-1] == scores[len(scores) - 1] == scores[2]
 assert scores[-len(scores)] == scores[0]
-dimensions = ["dimension 1", "dimension 0"]  # of t[:, 3] and t[:, [0, 3]]
-for index_message, dimension in zip(index_messages, dimensions, strict=True):
+grid = torch.zeros(2, 3)
+for index, dimension in [(3, "dimension 1"), ([0, 3], "dimension 0")]:
+    try:
+        grid[:, index]
+    except IndexError as error:
+        index_message = str(error)
+    else:
+        raise AssertionError(f"t[:, {index}] did not raise")
     assert f"{dimension} with size 3" in index_message
 try:
     scores[-len(scores) - 1]

@@ -54,14 +54,16 @@ assert "Trying to backward through the graph a second time" in message
 # **Why.** Each node of the graph keeps the tensors its :term:`gradient`
 # needs. :func:`torch.exp` keeps its result. By default, a backward pass
 # frees these tensors once it has used them, to save memory. Step 1 needs
-# the ``exp`` node that step 0 already went through. A recurrent network's
-# hidden state, carried from one batch to the next, fails the same way.
+# the ``exp`` node that step 0 already went through. A state that a model
+# carries from one batch to the next fails the same way.
 #
 # **Fix.** Build the graph inside the loop, so each backward pass has its
 # own. Reset the gradients each step too, since they add up otherwise. If
 # the earlier part should not be trained, detach it: ``features.detach()``,
-# or ``hidden = hidden.detach()`` before each batch. ``retain_graph=True``
-# keeps the saved tensors, but it is only for differentiating one graph twice.
+# or ``state = state.detach()`` before each batch. ``retain_graph=True``
+# keeps the saved tensors. It is for going through one graph twice on
+# purpose, such as two losses from one forward pass. Here it would hide the
+# error, and ``features`` would keep the values of the old ``w``.
 #
 # .. detail:: A reused part that saved nothing
 #
@@ -76,18 +78,21 @@ print(w.grad)
 torch.testing.assert_close(w.grad, 3 * w.detach().exp())
 
 # %%
-# .. check:: gradients add up; a reused ``w + 1`` is stale; ``detach`` works
+# .. check:: gradients add up; ``w + 1`` or a retained graph is stale; ``detach`` works
 w.grad = None  # without the reset, gradients of fresh graphs add up
 for _ in range(2):
     (w.exp() * 3).sum().backward()
 torch.testing.assert_close(w.grad, 6 * w.detach().exp())
-shifted, grads = w + 1, []  # saves nothing: no error, but a stale gradient
+shifted, kept, grads = w + 1, w.exp(), []  # w + 1 saves nothing: no error
 for _ in range(2):
     grads.append(torch.autograd.grad((shifted**2).sum(), w)[0])
+    grads.append(torch.autograd.grad(kept.sum(), w, retain_graph=True)[0])
     with torch.no_grad():
-        w -= 0.1 * grads[-1]  # a training step changes w
-assert torch.equal(grads[0], grads[1])
-assert not torch.equal(shifted, w + 1)
+        w -= 0.1 * grads[-2]  # a training step changes w
+assert torch.equal(torch.stack(grads[:2]), torch.stack(grads[2:]))
+assert not any([torch.equal(shifted, w + 1), torch.equal(kept, w.exp())])
+kept.sum().backward(retain_graph=True)  # two losses from one forward pass
+(kept * 2).sum().backward()
 with torch.random.fork_rng(devices=[]):  # the cell's weights draw random numbers
     cell, hidden = torch.nn.RNNCell(2, 2), torch.zeros(1, 2)
 v = torch.ones(2, requires_grad=True)  # trained; features.detach() is not
@@ -200,7 +205,8 @@ assert not loss.requires_grad
 # Or every input of the loss went through :meth:`~torch.Tensor.detach`.
 #
 # **Fix.** Ask for gradients where you want them. A model's parameters
-# already do. Compute the loss outside :class:`torch.no_grad`.
+# already do. Here ``w.requires_grad_()`` turns them on for ``w``, in place.
+# Compute the loss outside :class:`torch.no_grad`.
 w.requires_grad_()
 loss = (w**2).sum()
 loss.backward()
@@ -236,10 +242,8 @@ assert "One of the differentiated Tensors does not require grad" in other_messag
 # :meth:`~torch.Tensor.backward` and :func:`torch.autograd.grad` raise it
 # when a tensor that the graph kept for them was then changed in place. Here
 # the kept tensor is the output of :func:`torch.sigmoid`, shifted with ``+=``.
-# A tensor's ``_version`` attribute reads its :term:`version counter`.
 w = torch.tensor([0.0, 1.0], requires_grad=True)
 probs = torch.sigmoid(w)
-version_before = probs._version
 probs += 1
 try:
     probs.sum().backward()
@@ -251,7 +255,7 @@ else:
 
 # %%
 # .. check:: ``probs += 1`` took ``probs`` from version 0 to 1; ``grad`` gets it too
-assert (version_before, probs._version) == (0, 1)
+assert (torch.sigmoid(w)._version, probs._version) == (0, 1)
 try:
     torch.autograd.grad(probs.sum(), w)
 except RuntimeError as error:
@@ -265,12 +269,16 @@ assert all(heading in text for text in (message, grad_message))
 # %%
 # **Why.** The gradient of the sigmoid, ``s * (1 - s)``, is computed from its
 # output ``s``, which the graph keeps. Each :term:`in-place operation` on a
-# kept tensor increases its version counter. Backward checks that each kept
-# tensor is still at the version it was kept at. ``nn.ReLU(inplace=True)``
-# right after the sigmoid would cause it too. So can ``optimizer.step()``
-# between a forward pass and its backward, when the graph kept a parameter.
-# For the weight of a :class:`~torch.nn.Linear` layer, the message then
-# names ``AsStrided``, an operation you never wrote.
+# kept tensor increases its :term:`version counter`. Backward checks that
+# each kept tensor is still at the version it was kept at.
+#
+# .. detail:: Other causes
+#
+#    ``nn.ReLU(inplace=True)``, a ReLU that overwrites its input, causes it
+#    too after the sigmoid. So does ``optimizer.step()`` between a forward
+#    pass and its backward, when the graph kept a parameter. For a
+#    :class:`~torch.nn.Linear` layer's weight, the message then names
+#    ``AsStrided``, an operation you never wrote.
 #
 # **Fix.** Compute out of place, as in ``probs = probs + 1``: a new tensor,
 # and the kept one stays as it was. To find the operation that kept the
@@ -296,7 +304,6 @@ assert "output 0 of Sigmoid" in message
 torch.testing.assert_close(w.grad, (probs * (1 - probs)).detach())
 assert torch.__version__ < (2, 13) or "output 0 of Sigmoid," in message
 assert torch.__version__ >= (2, 5) or "output 0 of SigmoidBackward0," in message
-# Each output below kept a tensor that is then changed in place.
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     with torch.autograd.detect_anomaly():
@@ -379,12 +386,9 @@ torch.testing.assert_close(w.detach(), torch.tensor([0.8, -0.8]))
 assert (w.is_leaf, w.requires_grad) == (True, True)
 torch.optim.SGD([w], lr=0.1).step()
 assert w.is_leaf
-leaf_messages = []
-for call in [
-    lambda: w.__setitem__(0, 0.0),
-    lambda: w.__setitem__(slice(0, 1), 0.0),
-    lambda: torch.optim.SGD([w], lr=0.1, differentiable=True).step(),
-]:
+sgd = torch.optim.SGD([w], lr=0.1, differentiable=True)
+leaf_messages, setitem = [], w.__setitem__
+for call in [lambda: setitem(0, 0.0), lambda: setitem(slice(0, 1), 0.0), sgd.step]:
     try:
         call()
     except RuntimeError as error:

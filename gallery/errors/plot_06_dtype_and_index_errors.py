@@ -33,7 +33,8 @@ print(environment_summary("cpu"))
 # than its weights. ``mat1`` and ``mat2`` name the two matrices it
 # multiplies: the input and the weights. Typically, float64 data from NumPy
 # reaches a float32 model. With ``bias=False``, the layer words the mistake
-# like a product with ``@``: see :ref:`error-matmul-dtype`.
+# like a product with ``@``: see :ref:`error-matmul-dtype`. Here NumPy's
+# ``np.linspace`` makes 12 evenly spaced numbers from 0 to 1.
 features = np.linspace(0.0, 1.0, 12).reshape(4, 3)
 batch = torch.from_numpy(features)
 layer = torch.nn.Linear(3, 2)
@@ -48,6 +49,8 @@ else:
 # %%
 # .. check:: float64 into a float32 layer: the heading's message, unless ``bias=False``
 assert "mat1 and mat2 must have the same dtype" in message
+assert (features.min(), features.max()) == (0.0, 1.0)
+assert np.allclose(np.diff(features.ravel()), 1 / 11)
 with torch.random.fork_rng(devices=[]):  # the layer draws its weights
     unbiased = torch.nn.Linear(3, 2, bias=False)
 try:
@@ -65,6 +68,7 @@ assert "expected m1 and m2 to have the same dtype" in unbiased_message
 # created in PyTorch's default dtype, which is float32 unless you change it.
 #
 # **Fix.** Convert the data once, where it is loaded, to the model's dtype.
+# :func:`torch.as_tensor` with another dtype copies the data.
 batch = torch.as_tensor(features, dtype=torch.float32)
 
 # %%
@@ -73,6 +77,7 @@ assert torch.from_numpy(features).dtype == torch.tensor(features).dtype
 assert torch.tensor(features).dtype == torch.float64
 assert torch.get_default_dtype() == layer.weight.dtype == torch.float32
 assert layer(batch).dtype == torch.float32
+assert not np.shares_memory(batch.numpy(), features)
 
 # %%
 # .. _error-result-type-cast:
@@ -158,10 +163,14 @@ pixels.copy_(torch.tensor([300.0, 300.0]))  # raises nothing
 # numbers per id. Given a tensor of ids, it returns their rows. A tokenizer
 # turns text into such ids, one per piece of text in its vocabulary. On the
 # CPU, an embedding raises this :class:`IndexError` when an id is negative
-# or too large. :func:`torch.index_select` picks rows of a tensor by index,
-# along dimension 0. It raises the same error there. Along another
-# dimension, its message differs. Here, token id 10 reaches a table of 10
-# rows. ``embedding_dim=4`` sets the length of each row.
+# or too large. Here, token id 10 reaches a table of 10 rows.
+# ``embedding_dim=4`` sets the length of each row.
+#
+# .. detail:: ``index_select`` raises it too
+#
+#    :func:`torch.index_select` picks rows of a tensor by index, along
+#    dimension 0. It raises the same error there. Along another dimension,
+#    its message differs.
 embedding = torch.nn.Embedding(num_embeddings=10, embedding_dim=4)
 token_ids = torch.tensor([3, 7, 10])
 try:
@@ -204,7 +213,8 @@ assert "index out of range in self" not in other_message
 # small. Common wrong ids are:
 #
 # 1. ids made by another tokenizer;
-# 2. a padding or unknown id equal to the vocabulary size;
+# 2. a :term:`padding` id, or an id for words not in the vocabulary, equal
+#    to the vocabulary size;
 # 3. labels counted from 1.
 #
 # Fix the ids, or size the table from the whole vocabulary, not from one
