@@ -91,18 +91,22 @@ assert max(map(abs, errors)) < 1e-5 * abs(exact.item())
 # :func:`torch.use_deterministic_algorithms` with ``True`` makes the operations
 # that its documentation lists use a deterministic alternative. Where there is
 # none, they raise a :class:`RuntimeError`.
-# :func:`torch.are_deterministic_algorithms_enabled` says whether the mode is
-# on. Some such operations raise on the CPU too. :meth:`torch.Tensor.put_` with
-# ``accumulate=False`` is one, even where no index repeats.
+# :func:`torch.are_deterministic_algorithms_enabled` says whether it is on.
+#
+# A few raise on the CPU too, such as :meth:`torch.Tensor.put_`.
 # ``target.put_(index, values)`` writes ``values`` at the positions ``index``
-# of ``target``, read as one flat row. Indexed assignment, ``index_put_``, has
-# a deterministic version. The page prints the first sentence of each message:
+# of ``target``, read as one flat row. With ``accumulate=False`` it raises,
+# even where no index repeats. Indexed assignment, ``index_put_``, has a
+# deterministic version: where an index repeats, the last value is written.
+# The page prints the first sentence of each message:
 #
 # .. detail:: Others on the CPU
 #
-#    In 2.4 as in 2.13, ``resize_`` of a quantized tensor and
-#    :class:`torch.nn.MaxUnpool2d`, with its 1-d and 3-d siblings, raise on the
-#    CPU too. Where an index of ``put_`` repeats, which value lands is open.
+#    In 2.4 as in 2.13, two more raise on the CPU. One is ``resize_`` of a
+#    quantized tensor, which stores small integers and a scale. The other is
+#    :class:`torch.nn.MaxUnpool2d`, which puts back the largest values that a
+#    max pooling kept; its 1-d and 3-d siblings raise too. Where an index of
+#    ``put_`` repeats, which value lands is open.
 torch.use_deterministic_algorithms(True)
 print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
 target = torch.zeros(4)
@@ -112,11 +116,12 @@ except RuntimeError as error:
     print(str(error).split(". ")[0])
 else:
     raise AssertionError("put_ did not raise in deterministic mode")
-target[torch.tensor([0, 0])] = torch.tensor([1.0, 2.0])  # index_put_: no error
+target[torch.tensor([0, 0])] = torch.tensor([1.0, 2.0])  # index 0 twice: no error
 print("index assignment works:", target)
 
 # %%
-# .. check:: a quantized ``resize_`` and ``MaxUnpool1d`` to ``3d`` raise on the CPU too
+# .. check:: the last repeat is written; a quantized ``resize_`` and ``MaxUnpool`` raise
+assert target.tolist() == [2.0, 0.0, 0.0, 0.0]
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # 2.13 deprecates quantized tensors
     quantized = torch.quantize_per_tensor(torch.zeros(4), 0.1, 0, torch.quint8)
@@ -138,16 +143,16 @@ for call in raising:
 # %%
 # With ``warn_only=True``, such an operation runs and warns instead.
 # :class:`warnings.catch_warnings` with ``record=True`` collects the
-# warnings; each one's ``category`` is its class.
+# warnings; each one's ``category`` is its class. Calling the function again
+# with ``True`` alone turns ``warn_only`` off.
 #
-# The mode also fills the memory that :func:`torch.empty` returns, with NaN
-# for floating-point tensors. So reading it by mistake gives the same result
-# every time. ``torch.utils.deterministic.fill_uninitialized_memory``, ``True``
-# by default, controls this. This page leaves the mode on from here.
+# The mode also fills the memory from :func:`torch.empty` with NaN, for
+# floating-point tensors, so a mistaken read repeats. On by default,
+# ``torch.utils.deterministic.fill_uninitialized_memory`` controls this.
 torch.use_deterministic_algorithms(True, warn_only=True)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
-    target.put_(torch.tensor([0, 0]), torch.tensor([1.0, 2.0]))
+    target.put_(torch.tensor([0, 1]), torch.tensor([1.0, 2.0]))
 print(f"{caught[0].category.__name__}: {str(caught[0].message).split('. ')[0]}")
 torch.use_deterministic_algorithms(True)
 print(torch.empty(3))
@@ -161,19 +166,18 @@ assert torch.utils.deterministic.fill_uninitialized_memory
 
 # %%
 # On a CUDA GPU, keep ``torch.backends.cudnn.benchmark`` at its default,
-# ``False``. When it is ``True``, cuDNN times several convolution
-# algorithms and keeps the fastest. The choice can differ from run to run.
-# Deterministic mode also makes cuDNN choose deterministic convolution
-# algorithms, PyTorch's notes say.
+# ``False``. cuDNN is NVIDIA's library of neural-network kernels. It has
+# several algorithms for a convolution, a layer of image models: several
+# ways to compute the same result. With ``True``, cuDNN times them and keeps
+# the fastest, and the choice can differ from run to run. Deterministic mode
+# makes cuDNN choose deterministic ones, PyTorch's notes say.
 #
 # .. detail:: Older releases
 #
-#    In older releases, 2.4 among them, operations that call cuBLAS raise in
-#    deterministic mode with CUDA 10.2 or later. Matrix products are among
-#    them. The environment variable ``CUBLAS_WORKSPACE_CONFIG`` must be
-#    ``:4096:8`` or ``:16:8`` when the program first calls cuBLAS. Set it at
-#    launch: ``CUBLAS_WORKSPACE_CONFIG=:4096:8 python train.py``. 2.13 no
-#    longer asks.
+#    In older releases, 2.4 among them, matrix products and other calls to
+#    cuBLAS, NVIDIA's matrix library, raise in deterministic mode with CUDA
+#    10.2 or later. The cure: set ``CUBLAS_WORKSPACE_CONFIG`` to ``:4096:8``
+#    or ``:16:8`` at launch, before cuBLAS is first called. 2.13 no longer asks.
 
 # %%
 # .. check:: cuDNN benchmarking is off by default; 2.13 needs no cuBLAS setting
@@ -196,30 +200,30 @@ if __name__ == "__main__" and torch.cuda.is_available():
 # 2. seeds NumPy's global generator with a number made from both;
 # 3. calls ``worker_init_fn(i)``.
 #
-# PyTorch's notes give a recipe for ``worker_init_fn``.
-# :func:`torch.initial_seed` returns the seed of PyTorch's generator, and the
-# recipe seeds Python's and NumPy's generators again from it. So it changes
-# which numbers they draw, not whether they repeat. The site's ``seed_worker``
-# is the same recipe.
+# The site's ``seed_worker`` is a recipe of PyTorch's notes. It reseeds
+# Python and NumPy from the worker's PyTorch seed, :func:`torch.initial_seed`,
+# so one seed sets all three. Steps 1 and 2 already differ per worker. So the
+# recipe does not change whether draws repeat. NumPy takes seeds below
+# ``2**32``: ``% 2**32`` keeps the remainder.
 
 
 def seed_worker_recipe(worker_id: int) -> None:
     worker_seed = torch.initial_seed() % 2**32
-    np.random.seed(worker_seed)  # noqa: NPY002 (NumPy's global generator)
+    np.random.seed(worker_seed)
     random.seed(worker_seed)
 
 
 # %%
 # .. check:: worker ``i`` seeds from base seed plus ``i``; the recipe reseeds; drawn once if persistent
-_random_state, _numpy_state = random.getstate(), np.random.get_state()  # noqa: NPY002
+_random_state, _numpy_state = random.getstate(), np.random.get_state()
 for init in (seed_worker_recipe, seed_worker):  # the same recipe
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(2**32 + 7)
         init(0)
     assert random.random() == random.Random(7).random()
-    assert np.random.rand() == np.random.RandomState(7).rand()  # noqa: NPY002
+    assert np.random.rand() == np.random.RandomState(7).rand()
 random.setstate(_random_state)
-np.random.set_state(_numpy_state)  # noqa: NPY002
+np.random.set_state(_numpy_state)
 _generator = torch.Generator().manual_seed(0)
 list(DataLoader(range(4), generator=_generator))  # no workers, no shuffle: a draw
 assert _generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
@@ -227,7 +231,7 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 
     class Draws(torch.utils.data.Dataset):  # what each worker's generators give
         def __getitem__(self, index):
-            draw = float(np.random.rand())  # noqa: NPY002
+            draw = float(np.random.rand())
             return torch.initial_seed(), random.random(), draw
 
     def worker_draws(init=None):  # samples 0 and 2 from worker 0, 1 and 3 from 1
@@ -263,12 +267,13 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 # A ``spawn`` or ``forkserver`` worker receives the data set and
 # ``worker_init_fn`` pickled. :mod:`pickle` stores a function by its module and
 # name, not its code. A fresh Python imports ``tutorial_utils.reproducibility``
-# to find ``seed_worker``. It finds a function defined in ``__main__`` only by
-# running the script again, as both methods do. A notebook has no script to run.
+# to find ``seed_worker``. It finds one from ``__main__`` only by running the
+# script again, as ``spawn`` and ``forkserver`` do. A notebook has no script.
 #
-# Below, ``pickle.dumps`` stores the recipe. :func:`subprocess.run` then
-# starts a fresh Python, ``sys.executable``, which calls ``pickle.load``.
-# The last line of its ``stderr`` is the error:
+# Below, ``pickle.dumps`` stores the recipe. :func:`subprocess.run` starts a
+# fresh Python, ``sys.executable``, and sends it the bytes as its standard
+# input, ``input=``. It fails in ``pickle.load``. The cell prints the last
+# line of its ``stderr``:
 if __name__ == "__main__":
     pickled = pickle.dumps(seed_worker_recipe)
     load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
@@ -285,20 +290,20 @@ if __name__ == "__main__":
     assert b"seed_worker_recipe" in fresh.stderr
 
 # %%
-# A ``spawn`` worker is a fresh Python. So a setting that the main process made
-# under the ``__main__`` guard stays behind. The default dtype, set by
-# :func:`torch.set_default_dtype`, is one. Make such settings in
+# A ``spawn`` worker is a fresh Python. So a setting made under the
+# ``__main__`` guard stays behind, such as the default dtype from
+# :func:`torch.set_default_dtype`. Make such settings in
 # ``worker_init_fn`` if the workers need them.
 #
 # The probe below writes a small script with ``write_text``, runs it in a
-# fresh Python and prints its ``stdout``. The script:
+# fresh Python and prints its ``stdout``. What happens:
 #
-# 1. prints ``__name__`` in its unguarded first line, each time it runs;
-# 2. sets the default dtype to float64, under the guard;
-# 3. loads one sample, the number 3, in one ``spawn`` worker. With
-#    ``batch_size=None``, the loader hands each sample to the collate function
-#    alone, here ``torch.empty``. So the worker makes a tensor of 3 elements in
-#    its own default dtype.
+# 1. The script prints ``__name__`` in its unguarded first line.
+# 2. Under the guard, it sets the default dtype to float64.
+# 3. It loads one sample, 3, in a ``spawn`` worker, which reruns the script
+#    as ``__mp_main__``: only the unguarded line runs.
+# 4. With ``batch_size=None``, the worker passes 3 alone to the collate
+#    function, ``torch.empty``: 3 elements in the worker's default dtype.
 probe_script = """
 import torch
 from torch.utils.data import DataLoader
@@ -328,20 +333,16 @@ if __name__ == "__main__":
 # What PyTorch promises
 # ---------------------
 # PyTorch's notes on reproducibility do not guarantee the same results across
-# releases, individual commits or platforms. Nor do they guarantee them between
-# CPU and GPU, even with identical seeds. The documentation of
-# :func:`torch.use_deterministic_algorithms` adds that the mode alone is not
-# always enough. One reason: another build, CPU or GPU may run another kernel.
-# That kernel can add the same numbers in another order, as in the figure.
+# releases, commits or platforms, nor between CPU and GPU, even with the same
+# seeds. Another build, CPU or GPU may run another kernel, which adds the same
+# numbers in another order. So keep what produced a run's numbers next to them:
 #
-# So keep what produced a run's numbers next to them:
-#
-# 1. the line that opened this page. It names the CPU thread count, which
-#    can change a sum;
-# 2. the CPU capability, which that line does not name. It is the set of
-#    vector instructions that PyTorch chose its CPU kernels for.
-#    :func:`torch.backends.cpu.get_cpu_capability` returns it. With another,
-#    one seed can draw other last bits;
+# 1. the CPU thread count, named in the line that opened this page. It can
+#    change a sum;
+# 2. the CPU capability, from :func:`torch.backends.cpu.get_cpu_capability`:
+#    the vector instructions, which act on several numbers at once, that
+#    PyTorch chose its CPU kernels for. With another, one seed can draw other
+#    last bits;
 # 3. for an NVIDIA GPU, the version of CUDA, ``torch.version.cuda``, and
 #    that of cuDNN, from ``torch.backends.cudnn.version()``. A CPU build
 #    has neither.
@@ -392,7 +393,6 @@ if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
 # - A ``spawn`` worker finds ``worker_init_fn`` by module and name, and
 #   does not inherit this process's settings.
 # - PyTorch promises no repeat across releases, platforms, or CPU and GPU.
-#   Keep the versions and the CPU capability with a run's numbers.
 #
 # Exercises for the reproducible runs page: :ref:`exercises-training-07`.
 # Next in depth:

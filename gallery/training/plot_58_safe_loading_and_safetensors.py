@@ -16,6 +16,7 @@ first reading can skip it.
 # %%
 # This page computes on the CPU. It writes its files into a folder from
 # Python's ``tempfile.TemporaryDirectory``, and prints only file names.
+# safetensors is a separate library, not part of PyTorch.
 import contextlib
 import io
 import json
@@ -102,12 +103,12 @@ torch.save(Surprise(), surprise_path)
 # It rebuilds tensors and plain data such as ints, floats, strings, lists,
 # tuples, dicts and ``None``. It refuses any other function before calling it,
 # with a :class:`pickle.UnpicklingError`; :ref:`its atlas entry
-# <error-weights-only-load>` shows the fixes. The cell prints the sentence that
-# names the function; its wording varies by version.
+# <error-weights-only-load>` shows the fixes. The cell prints the message's
+# ``GLOBAL`` line, which names the function, up to "Please". Its wording
+# varies by version.
 #
-# Did the file's ``print`` run? Python's ``contextlib.redirect_stdout``
-# sends what is printed during the load into an ``io.StringIO`` buffer, and
-# ``getvalue`` reads it back. It stays empty:
+# Did the file's ``print`` run? ``contextlib.redirect_stdout`` sends what is
+# printed into an ``io.StringIO`` buffer; ``getvalue`` reads it. It stays empty:
 captured = io.StringIO()
 with contextlib.redirect_stdout(captured):
     try:
@@ -127,17 +128,16 @@ assert captured.getvalue() == ""
 
 # %%
 # Never pass ``weights_only=False`` for a file you did not write: it runs
-# whatever the file says. For your own classes there is a narrower route.
-# :func:`torch.serialization.add_safe_globals` allows the classes you list and
-# trust. A state dict needs none of this, nor does a checkpoint of tensors and
-# the plain data above.
+# whatever the file says. :func:`torch.serialization.add_safe_globals`
+# allows your own classes that you list and trust. A state dict needs none
+# of this, nor does a checkpoint of tensors and the plain data above.
 #
 # Without ``weights_only`` or ``pickle_module``, :func:`torch.load` uses your
-# version's default, and ``torch.__version__`` names your version. Since
-# PyTorch 2.6 the default is ``True``, so it refuses this file. Torch 2.4
-# defaults to ``False``: it runs the file's ``print``, and warns with a
-# :class:`FutureWarning`. ``warnings.catch_warnings`` collects the warnings in
-# ``caught``; ``simplefilter("always")`` keeps each one.
+# version's default. ``torch.__version__`` names your version.
+#
+# - Since PyTorch 2.6 the default is ``True``: the load refuses this file.
+# - In torch 2.4 it is ``False``: the load runs the file's ``print``, and
+#   warns with a :class:`FutureWarning`.
 #
 # .. detail:: Environment variables
 #
@@ -148,9 +148,9 @@ assert captured.getvalue() == ""
 during_default = io.StringIO()
 with (
     contextlib.redirect_stdout(during_default),
-    warnings.catch_warnings(record=True) as caught,
+    warnings.catch_warnings(record=True) as caught,  # collects the warnings
 ):
-    warnings.simplefilter("always")
+    warnings.simplefilter("always")  # keep each one
     try:
         torch.load(surprise_path)  # no weights_only: this version's default
     except pickle.UnpicklingError:
@@ -191,7 +191,7 @@ for other in (numpy_number, frozenset({1})):  # not the plain data named
         raise AssertionError(f"weights_only=True loaded {other!r}")
 
 # %%
-# .. check:: without ``weights_only``, ``torch.load`` prints or refuses as the default says
+# .. check:: without ``weights_only``, loads follow the default and the variables
 yes = ("1", "y", "yes", "true")  # the values that switch either variable on
 names = ("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
 forced_on, forced_off = (os.environ.get(name, "").lower() in yes for name in names)
@@ -204,26 +204,20 @@ if not forced_on:  # with a pickle_module, the default is False: print runs
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         torch.load(surprise_path, pickle_module=pickle)
     assert printed.getvalue() != ""
-
-
-# %%
-# .. check:: in torch 2.4 and 2.13 the variables act as the detail says
-def runs_print(variable, **options):  # load the file with one variable set
-    printed = io.StringIO()
-    with mock.patch.dict(os.environ), contextlib.redirect_stdout(printed):
-        for name in variables:
+cases = [(names[0], {"weights_only": False})]  # the detail: 2.4 and 2.13
+cases += [(names[1], {})] if torch.__version__ >= "2.13" else []
+for variable, options in cases:  # load the file with one variable set
+    with (
+        mock.patch.dict(os.environ),
+        contextlib.redirect_stdout(io.StringIO()) as printed,
+    ):
+        for name in names:
             os.environ.pop(name, None)
         os.environ[variable] = "1"
         with warnings.catch_warnings(), contextlib.suppress(pickle.UnpicklingError):
             warnings.simplefilter("ignore")
             torch.load(surprise_path, **options)
-    return printed.getvalue() != ""
-
-
-variables = ("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD")
-assert not runs_print(variables[0], weights_only=False)
-if torch.__version__ >= "2.13":
-    assert runs_print(variables[1])
+    assert (printed.getvalue() != "") == (variable == names[1])
 
 # %%
 # safetensors: tensors and text
@@ -235,16 +229,18 @@ if torch.__version__ >= "2.13":
 #    and place in the file, and an optional dictionary of strings;
 # 3. the raw bytes of the tensors.
 #
-# ``save_file`` and ``load_file`` from ``safetensors.torch`` take and
-# return a dictionary of tensors, such as a state dict. ``save_file`` takes
-# the strings as ``metadata``. Here they record the epoch, and the settings
-# of an SGD optimiser as JSON text from ``json.dumps``. ``safe_open`` opens
-# the file: its ``get_tensor`` reads one tensor by name, and its
-# ``metadata`` gives the strings back.
+# The cell below uses ``safetensors.torch``:
 #
-# To read the header by hand, ``read_bytes`` reads the file,
-# ``int.from_bytes`` turns the first eight bytes into the length, and
-# ``json.loads`` reads the JSON.
+# 1. ``save_file`` saves a dictionary of tensors, here the state dict, and
+#    ``metadata`` strings: the epoch, and an SGD optimiser's settings as JSON
+#    text from ``json.dumps``.
+# 2. To read the header by hand, ``read_bytes`` reads the file.
+#    ``int.from_bytes`` turns the first eight bytes into the length, lowest
+#    byte first: ``"little"``. ``json.loads`` reads the JSON.
+# 3. ``load_file`` returns the dictionary; the cell prints its names.
+# 4. ``safe_open`` opens the file; ``framework="pt"`` asks for PyTorch
+#    tensors. Its ``get_tensor`` reads one tensor by name, and its
+#    ``metadata`` gives the strings back.
 optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 settings = {key: optimizer.param_groups[0][key] for key in ("lr", "momentum")}
 metadata = {"epoch": "3", "optimizer": json.dumps(settings)}
@@ -255,13 +251,14 @@ length = int.from_bytes(raw[:8], "little")
 header = json.loads(raw[8 : 8 + length])
 print(f"{safe_path.name}: {len(raw):,} bytes; layers.4.bias: {header['layers.4.bias']}")
 
-loaded = load_file(safe_path)
+print(list(load_file(safe_path)))
 with safe_open(safe_path, framework="pt") as lazy:
     print(lazy.get_tensor("layers.4.bias"))
     print(dict(sorted(lazy.metadata().items())))  # stored in no fixed order
 
 # %%
 # .. check:: ``load_file`` and ``safe_open`` give back the tensors and the strings saved
+loaded = load_file(safe_path)
 assert all(torch.equal(loaded[name], tensor) for name, tensor in state.items())
 with safe_open(safe_path, framework="pt") as lazy:
     assert torch.equal(lazy.get_tensor("layers.4.bias"), state["layers.4.bias"])
@@ -270,18 +267,19 @@ assert header["__metadata__"] == metadata  # the strings are in the header
 
 # %%
 # The dictionary takes tensors and nothing else. An epoch number goes into
-# the strings. A checkpoint full of numbers, lists and nested dicts is
+# the strings. A checkpoint full of numbers, lists and dicts is
 # simpler as a :func:`torch.save` file. ``save_file`` also refuses:
 #
-# - two tensors that share memory, as the "tied" weights of a model that
-#   uses one layer twice do; ``save_model`` and ``load_model`` handle those;
-# - a tensor that is not :term:`contiguous`; save its ``.contiguous()``
-#   copy.
+# - two tensors that share memory, with a :class:`RuntimeError`. A model
+#   that uses one layer twice has such "tied" weights. ``save_model`` and
+#   ``load_model`` handle them.
+# - a tensor that is not :term:`contiguous`, with a :class:`ValueError`,
+#   as for a value that is not a tensor. Save its ``.contiguous()`` copy.
 shared = torch.zeros(2)  # one tensor under two names, as tied weights are
 for bad in ({"epoch": 3}, {"a": shared, "b": shared}, {"t": torch.zeros(2, 3).t()}):
     try:
         save_file(bad, folder / "bad.safetensors")
-    except (TypeError, ValueError, RuntimeError) as error:
+    except (ValueError, RuntimeError) as error:
         print(f"{type(error).__name__}: {str(error).strip().split(':')[0]}")
     else:
         raise AssertionError(f"safetensors saved {list(bad)}")
@@ -312,8 +310,8 @@ save_file({"t": torch.zeros(2, 3).t().contiguous()}, folder / "t.safetensors")
 #
 # - The ``.pt`` archive starts with its pickle. Each tensor's bytes follow
 #   in an entry of their own, uncompressed, between zip headers and a few
-#   small records. Padding makes them start at a multiple of 64 bytes. The
-#   zip's index of its entries comes last.
+#   small records. Padding, filler bytes, makes them start at a multiple of
+#   64 bytes. The zip's index of its entries comes last.
 # - The safetensors file is the length, the header, then all tensor bytes.
 #
 # Both hold the same tensor bytes. The ``.pt`` file keeps the state dict's
@@ -391,8 +389,7 @@ workdir.cleanup()
 # - A pickle can name any function to call. :func:`torch.load` with
 #   ``weights_only=True`` refuses them; never switch it off for a file you
 #   did not write.
-# - A safetensors file holds tensors and strings and nothing to run: the
-#   same tensor bytes as a ``.pt`` file, with less bookkeeping around them.
+# - A safetensors file holds tensors and strings, and nothing to run.
 #
 # Next, if you have not read it:
 # :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`,
