@@ -144,8 +144,7 @@ assert by_formula == num_params
 assert linear_parameters(50, 30) > 2 / 3 * num_params
 with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
     unbiased = torch.nn.Linear(50, 30, bias=False)
-assert unbiased.bias is None
-assert sum(p.numel() for p in unbiased.parameters()) == 1500
+assert (unbiased.bias, sum(p.numel() for p in unbiased.parameters())) == (None, 1500)
 
 # %%
 # .. check:: frozen before a backward: no gradient or update; frozen after, it moves
@@ -168,12 +167,12 @@ assert late.layers[0].weight.grad is None
 # %%
 # One layer up close
 # ------------------
-# A linear layer computes ``x @ W.T + b``, where ``W`` is its weight and
-# ``b`` its bias. Each of the 30 rows of ``W`` makes one output from all 50
-# inputs. Calling a module, as in ``layer(x)``, runs its ``forward``.
-# Below, ``x`` holds two samples of random numbers, fixed by a :term:`seed`,
-# one in each row. ``torch.testing.assert_close`` raises an error unless the
-# two results agree within a small tolerance.
+# A linear layer computes ``x @ W.T + b``, where ``W`` is its weight and ``b``
+# its bias. Each of the 30 rows of ``W`` makes one output from all 50 inputs.
+# Calling a module, as in ``layer(x)``, runs its ``forward``. Below, ``x``
+# holds two rows of random numbers, fixed by a :term:`seed`.
+# ``torch.testing.assert_close`` raises an error unless the two results agree
+# within a small tolerance.
 torch.manual_seed(1)
 x = torch.rand(2, 50)
 layer = model.layers[0]
@@ -184,9 +183,8 @@ print("layer(x) equals x @ W.T + b, shape", tuple(by_hand.shape))
 # %%
 # The forward pass
 # ----------------
-# Calling the model on a :term:`batch` runs its
-# :meth:`~torch.nn.Module.forward`. This batch holds one sample of 50
-# random numbers, so the output is one row of :term:`logits`, one per class.
+# Called on a :term:`batch` of one sample of 50 random numbers, the model
+# returns one row of :term:`logits`.
 #
 # .. detail:: Why call the model, not ``forward``
 #
@@ -239,13 +237,13 @@ assert torch.func.functional_call(model, _detached, (X,)).grad_fn is None
 # From logits to probabilities
 # ----------------------------
 # The last layer has no ReLU: a classifier returns logits, which may be any
-# numbers. The :term:`loss`
-# :func:`~torch.nn.functional.cross_entropy`, met in
+# numbers. The :term:`loss` :func:`~torch.nn.functional.cross_entropy`, met in
 # :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
-# takes logits, not probabilities. For logits 0, -200 and -300, the softmax
-# rounds the last two to exactly 0, and a log of 0 is infinite. Instead,
-# ``cross_entropy`` takes each logit minus the log of the row's sum of
-# ``exp``. That sum rounds to ``exp(0)``, which is 1, so the logits remain.
+# takes logits, not probabilities. For float32 logits 0, -200 and -300, the
+# softmax rounds the last two to exactly 0, and a log of 0 is infinite.
+# Instead, ``cross_entropy`` subtracts the row's largest logit from each
+# logit. From these it subtracts the log of the sum of their ``exp``. Here
+# that sum rounds to ``exp(0)``, which is 1, so the logits remain.
 #
 # For probabilities, apply :func:`torch.softmax` over the class dimension,
 # ``dim=1``. It divides the ``exp`` of each logit by the row's sum. So entries
@@ -261,17 +259,20 @@ exp = out_no_grad.exp()
 torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True))
 
 # %%
-# .. check:: ``cross_entropy`` uses the log-softmax, which gives -200 and -300
+# .. check:: ``cross_entropy`` uses the log-softmax, shifted by the largest logit
 target = torch.tensor([1])
 torch.testing.assert_close(
     torch.nn.functional.cross_entropy(out_no_grad, target),
     -torch.log_softmax(out_no_grad, dim=1)[0, 1],
 )
 far_apart = torch.tensor([0.0, -200.0, -300.0])
-assert torch.softmax(far_apart, dim=0)[1:].tolist() == [0.0, 0.0]
 assert torch.log(torch.softmax(far_apart, dim=0))[1] == -float("inf")
+assert (torch.softmax(far_apart.double(), dim=0) > 0).all()  # not in float64
 assert far_apart.exp().sum() == 1  # so the log-softmax keeps the logits:
 assert torch.log_softmax(far_apart, dim=0).tolist() == [0.0, -200.0, -300.0]
+_high = far_apart + 1000  # without the shift, the sum of exp overflows
+assert (_high - _high.exp().sum().log()).isinf().all()
+assert torch.equal(torch.log_softmax(_high, dim=0), _high - _high.max())
 
 # %%
 # The softmax never reverses the order of the logits, so the largest logit
@@ -333,8 +334,8 @@ else:
 # The next pages import this network from
 # :class:`tutorial_utils.models.NeuralNetwork`, here named ``HelperNetwork``.
 # Its layers are the same, so the same seed gives the same weights. The code
-# compares the weights pair by pair and the printed layers as text. For an
-# input of the wrong width, it raises a ``ValueError``.
+# compares their weights and printed layers. For an input of the wrong width,
+# it raises a ``ValueError``.
 #
 # .. detail:: On another device
 #
@@ -359,8 +360,7 @@ else:
 
 # %%
 # .. check:: the helper has the same layers and, from one seed, the same weights
-assert same
-assert str(helper_model) == str(model)
+assert (same, str(helper_model)) == (True, str(model))
 
 # %%
 # .. check:: ``to``: a model in place, a tensor copied if needed; GPU logits agree

@@ -226,8 +226,9 @@ with torch.random.fork_rng(devices=[]):
 #
 # .. detail:: What else moves the order
 #
-#    Even a pass over a loader that does not shuffle takes a number from the
-#    global generator.
+#    Even a pass over the test loader, which does not shuffle, takes a
+#    number from the global generator. On this page, a loader with a
+#    generator of its own takes none.
 #    :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
 #    shows which numbers a loader takes, and when.
 
@@ -237,11 +238,14 @@ _seeds = [torch.Generator().manual_seed(s) for s in range(121)]  # > 5*4*3*2*1 =
 assert len({tuple(torch.randperm(5, generator=g).tolist()) for g in _seeds}) < 121
 
 # %%
-# .. check:: a pass over the unshuffled test loader moves the global generator
+# .. check:: the test loader moves the global generator; one with its own does not
 with torch.random.fork_rng(devices=[]):
     _state = torch.get_rng_state()
     list(test_loader)
     assert not torch.equal(torch.get_rng_state(), _state)  # even without shuffling
+    _state = torch.get_rng_state()
+    list(DataLoader(test_ds, batch_size=2, generator=torch.Generator()))
+    assert torch.equal(torch.get_rng_state(), _state)  # its own generator: none
 
 # %%
 # A loader given its own :class:`torch.Generator` as ``generator=`` shuffles
@@ -291,8 +295,8 @@ assert not torch.equal(torch.cat([x for x, _ in seeded_loader]), first_run)
 #
 #    A :term:`batch normalisation` layer, in :term:`training mode`, needs
 #    more than one value of each feature in a batch. One row of features
-#    holds just one, so the layer refuses it. One image is enough: each of
-#    its channels, its features here, holds many values.
+#    holds just one, so the layer refuses it. One image of more than one pixel
+#    is enough: each of its channels, its features here, holds many values.
 
 # %%
 # .. check:: the squared miss is larger for batches of one than of two
@@ -305,7 +309,7 @@ pairs = deviations[torch.combinations(torch.arange(5))].mean(dim=1)
 assert deviations.square().sum(dim=1).mean() > pairs.square().sum(dim=1).mean()
 
 # %%
-# .. check:: batch normalisation refuses one row in training mode only
+# .. check:: by default, batch normalisation refuses one row in training mode only
 norm = torch.nn.BatchNorm1d(2)
 try:
     norm(X_train[:1])

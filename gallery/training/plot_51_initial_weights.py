@@ -103,6 +103,13 @@ except RuntimeError:
     pass
 else:
     raise AssertionError("numpy() of a tensor that requires grad should raise")
+_weight = model.layers[0].weight
+_saved = _weight.clone()
+_weight.detach()
+assert model.layers[0].weight is _weight  # the same Parameter, still in the layer
+assert _weight.requires_grad
+assert torch.equal(_weight, _saved)
+assert not weight.requires_grad
 
 # %%
 # Outputs shrink
