@@ -45,20 +45,20 @@ folder = Path(workdir.name)
 # 2. The :term:`optimiser`'s state dict. SGD with :term:`momentum` keeps a
 #    momentum buffer for each parameter that a step has updated.
 #    ``sgd.state_dict()`` holds them under ``"state"``, keyed by the
-#    parameter's position.
+#    parameter's position in ``model.parameters()``.
 # 3. The number of :term:`epochs <epoch>` done.
-# 4. The state of PyTorch's random number generator, which
-#    :func:`torch.get_rng_state` returns as a :term:`tensor`. A
-#    :class:`~torch.utils.data.DataLoader` with ``shuffle=True`` draws each
-#    epoch's order from it, unless given a ``generator`` of its own. Then
-#    save that generator's state too.
+# 4. The state of PyTorch's random number generator, a :term:`tensor` from
+#    :func:`torch.get_rng_state`. A :class:`~torch.utils.data.DataLoader`
+#    with ``shuffle=True`` draws each epoch's order from it. A loader may
+#    have a ``generator`` of its own instead. In that case, save that one's
+#    ``get_state()`` too, and restore it with ``set_state``.
 #
 # The run below trains ``NeuralNetwork(2, 2)`` on the toy data of
 # ``toy_datasets()``. :func:`~tutorial_utils.training.train_one_epoch` trains
 # one epoch and returns the mean :term:`loss` of its samples. After three of
-# eight epochs, the run saves a checkpoint with :func:`torch.save`. Save at
-# once: the state dicts hold the model's and the optimiser's own tensors,
-# which training changes.
+# eight epochs, the run saves a checkpoint with :func:`torch.save`. The
+# state dicts hold the model's and the optimiser's own tensors. So save right
+# after the epoch, before training changes them.
 loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
 torch.manual_seed(0)
@@ -79,8 +79,7 @@ bias = uninterrupted.layers[4].bias  # parameter 5: the state dicts hold epoch 8
 assert to_save["model"]["layers.4.bias"].data_ptr() == bias.data_ptr()
 saved_momentum = to_save["optimizer"]["state"][5]["momentum_buffer"]
 assert saved_momentum.data_ptr() == sgd.state[bias]["momentum_buffer"].data_ptr()
-indices = range(len(list(uninterrupted.parameters())))  # all six updated
-assert list(to_save["optimizer"]["state"]) == list(indices)
+assert [*to_save["optimizer"]["state"]] == [*range(len([*uninterrupted.parameters()]))]
 unstepped = torch.optim.SGD(uninterrupted.parameters(), lr=0.1, momentum=0.9)
 assert unstepped.state_dict()["state"] == {}
 
@@ -119,8 +118,8 @@ with torch.random.fork_rng(devices=[]):  # later cells see the state as it was
 # .. detail:: On a GPU
 #
 #    A run that draws random numbers on a GPU also saves
-#    :func:`torch.cuda.get_rng_state_all`. Even so, it can resume differently
-#    in the last bits where it uses nondeterministic operations. See
+#    :func:`torch.cuda.get_rng_state_all`. It can still resume differently in
+#    the last bits where it uses nondeterministic operations: see
 #    :ref:`sphx_glr_auto_examples_training_plot_57_deterministic_algorithms.py`.
 torch.manual_seed(999)
 resumed = NeuralNetwork(2, 2)
@@ -143,10 +142,8 @@ assert resumed_losses == losses[start:]
 # %%
 # Resuming from the weights alone
 # -------------------------------
-# The resumed run matched exactly on this CPU, losses included.
-# Resuming from the weights alone instead builds a fresh optimiser, which has
-# no momentum yet. The random state stays the new process's, so the batches
-# come in another order:
+# Resuming from the weights alone builds a fresh optimiser: no momentum yet.
+# The new process's random state stays, so the batches come in another order:
 torch.manual_seed(999)
 from_weights = NeuralNetwork(2, 2)
 from_weights.load_state_dict(checkpoint["model"])
@@ -169,14 +166,12 @@ with torch.random.fork_rng(devices=[]):
     assert new_order != [labels.tolist() for _, labels in loader]
 
 # %%
-# The figure shows the three runs on a logarithmic scale; a dotted line
-# (``ax.axvline``) marks the checkpoint. The crosses of the resumed run sit
-# on the uninterrupted curve. The run from the weights alone stays above it
-# after the checkpoint.
+# The figure shows the runs on a log scale; a dotted line (``ax.axvline``)
+# marks the checkpoint. The resumed run's crosses sit on the first curve.
 fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
 every, after = range(1, epochs + 1), range(start + 1, epochs + 1)
 ax.plot(every, losses, "o-", color=PALETTE[5], label="uninterrupted")
-# large crosses: ms is the marker size, mew its edge width
+# "o-" circles+line, "s--" squares+dashes, "x" crosses; ms size, mew edge width
 ax.plot(after, resumed_losses, "x", color=PALETTE[1], ms=12, mew=2.5, label="resumed")
 ax.plot(after, other_losses, "s--", color=PALETTE[6], label="from the weights alone")
 ax.axvline(start + 0.5, color="black", linestyle=":", label="checkpoint")
@@ -190,9 +185,9 @@ plt.show()
 # :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a
 # checkpoint in one call. :func:`~tutorial_utils.checkpoints.load_checkpoint`
 # reads it with ``weights_only=True``. It restores the model, the optimiser
-# and the random state, and returns the epoch. Given no optimiser, it loads
-# the model alone. ``save_checkpoint`` returns the path it wrote. Here is
-# the same run, saved and resumed with them:
+# and the random state, and returns the epoch. Given no optimiser, it
+# restores the model and the random state. ``save_checkpoint`` returns the
+# path it wrote. Here is the same run, saved and resumed with them:
 #
 # .. detail:: The helper's file
 #
@@ -231,6 +226,7 @@ assert helper_losses == losses[start:]
 #    the previous checkpoint.
 #
 # The cell prints the error's ``strerror``: its message without the path.
+# Its ``else`` fails the page if no error comes.
 #
 # .. detail:: The partial file, and a failed ``torch.save``
 #
@@ -251,11 +247,16 @@ done = load_checkpoint(run_path, NeuralNetwork(2, 2))
 print("with overwrite=True, epochs done:", done)
 
 # %%
+# .. check:: without an optimiser, ``load_checkpoint`` restores the RNG too
+assert done == epochs  # with overwrite=True, replaced
+in_file = torch.load(run_path, weights_only=True)["rng"]["cpu"]
+assert torch.equal(torch.get_rng_state(), in_file)
+
+# %%
 # .. check:: a failed or killed save keeps the old file, unlike ``torch.save``
 import subprocess
 import sys
 
-assert done == epochs  # with overwrite=True, replaced
 broken = torch.optim.SGD([{"params": run.parameters(), "gen": (n for n in ())}], lr=0.1)
 previous = run_path.read_bytes()
 saves = [
@@ -292,9 +293,8 @@ assert len(list(folder.glob("*partial"))) == 1  # and the killed save's partial 
 # - A checkpoint holds the model's and the optimiser's state dicts, the
 #   epoch and the random state. Restored together, they resumed this run
 #   exactly on the CPU. The weights alone did not.
-# - ``save_checkpoint`` and ``load_checkpoint`` do it in one call each.
-#   ``save_checkpoint`` replaces a file only with ``overwrite=True``. A save
-#   that stops half-way keeps the previous checkpoint.
+# - ``save_checkpoint`` and ``load_checkpoint`` do it in one call each. A
+#   save that stops half-way keeps the previous checkpoint.
 #
 # Next: :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`,
 # which trains one model in several processes at once.

@@ -16,7 +16,7 @@ the result matches training in one process.
 # sphinx_gallery_budget_seconds = 30, "starts two training processes: on a busy machine, the time they wait for a CPU counts against the page"
 
 # %%
-# This page runs on the CPU, where it starts two real training processes.
+# This page runs on the CPU and starts two real training processes.
 import inspect
 
 import matplotlib.pyplot as plt
@@ -54,15 +54,15 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # Who gets which samples
 # ----------------------
-# A *sampler* is the object that picks which indices a loader reads. A
+# A *sampler* picks which indices a loader reads. A
 # :class:`~torch.utils.data.distributed.DistributedSampler` gives each
 # process a share of the data set. Its ``num_replicas`` is the world size;
 # its ``rank`` is the process rank. It shuffles the indices from its
 # ``seed`` and the :term:`epoch`, which
 # :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch` sets.
-# Each process then takes every second index of that order, starting at its
-# process rank. The site's ``toy_datasets`` returns the toy data set of the
-# earlier pages, five samples.
+# Each process takes every second index of that order, starting at its
+# process rank. The site's ``toy_datasets`` returns the earlier pages' toy
+# data set, five samples.
 train_ds, _ = toy_datasets()
 shares = {}
 for epoch in range(3):
@@ -87,8 +87,9 @@ with torch.random.fork_rng(devices=[]):
 # step waits for every process's gradients. Five samples do not split
 # evenly, so the sampler pads the order to six by repeating its first index.
 # The site's helper ``draw_tensors`` draws the shares, one row per epoch.
-# Its ``groups`` gives the repeated index, the first of each order, its own
-# colour.
+# Process rank 0 starts at the order's first index, so ``tables[0][:, :1]``
+# holds each epoch's repeated index. ``(table == repeated).long()`` is 1
+# where a share holds it; ``groups`` gives those cells their own colour.
 #
 # .. detail:: Cutting instead of padding, and uneven shares
 #
@@ -146,12 +147,12 @@ assert never_used
 # The worker
 # ----------
 # Each process runs the site's function ``train_rank``. It joins the
-# process group with :func:`~torch.distributed.init_process_group`, naming
-# the *backend*: the library that moves tensors between processes, here
-# ``gloo``, the one for CPUs. It trains in the function ``_train``, then
-# leaves the group with :func:`~torch.distributed.destroy_process_group`.
-# Python's ``inspect.getsource`` returns a function's source; here is the
-# middle of ``_train``:
+# process group with :func:`~torch.distributed.init_process_group`. That
+# call names the *backend*, the library that moves tensors between
+# processes. Here it is ``gloo``, the backend for CPUs. ``train_rank``
+# trains in the function ``_train``, on its ``device``: the CPU here. Then
+# it leaves the group with :func:`~torch.distributed.destroy_process_group`.
+# Here is the middle of ``_train``, from Python's ``inspect.getsource``:
 #
 # .. detail:: ``[int]`` and ``# type: ignore``
 #
@@ -180,19 +181,17 @@ assert "disable gradient synchronizations" in no_sync
 # It is the loop of the earlier pages with four changes:
 #
 # 1. The model is wrapped in DDP. ``device_ids`` names the GPU the model
-#    lives on; on the CPU, it is ``None``.
-#    The seed ``seed + rank`` gives each process different weights on
-#    purpose, to show DDP replacing them.
+#    lives on, ``device.index``. Where ``device.type`` is not ``"cuda"``, it
+#    is ``None``. The seed ``seed + rank`` gives the processes different
+#    weights, to show DDP replacing them.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
 # 3. ``sampler.set_epoch(epoch)`` starts every epoch. Without it, every
 #    epoch repeats the first epoch's order.
 # 4. ``loss.backward()`` also averages the gradients over the processes.
 #
-# .. detail:: The other lines
-#
-#    The lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
-#    ``losses`` only record what happened, for the report.
+# Lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
+# ``losses`` only record what happened, for the report.
 
 # %%
 # Two processes, for real
@@ -217,12 +216,12 @@ assert "after which every process of the run is killed" in run_ddp_doc
 assert ":class:`TimeoutError` raised" in run_ddp_doc
 
 # %%
-# Each process used the shares shown above, and got its own loss. A report
+# Each process used the shares above and got its own loss. A report
 # also holds all parameters as one vector: ``initial_parameters``,
 # ``synced_parameters`` right after wrapping, and ``parameters`` after
-# training. They differ at first, are process rank 0's after wrapping, and
-# end bit for bit the same. So the middle line compares process rank 1's
-# parameters after wrapping with process rank 0's initial ones.
+# training. The processes' vectors differ at first and end bit for bit the
+# same. After wrapping, both hold process rank 0's initial ones: the middle
+# line checks process rank 1's.
 first, second = reports
 stages = {
     "as initialised": (first.initial_parameters, second.initial_parameters),
@@ -236,7 +235,7 @@ for stage, (a, b) in stages.items():
 # .. check:: shares used; losses differ; parameters: apart, rank 0's, equal
 for report in reports:
     assert report.samples == [shares[epoch, report.rank] for epoch in range(3)]
-    assert report.backend == "gloo"
+    assert (report.backend, report.device) == ("gloo", "cpu")
 assert all(a != b for a, b in zip(first.losses, second.losses, strict=True))
 assert not torch.equal(first.initial_parameters, second.initial_parameters)
 assert torch.equal(first.synced_parameters, first.initial_parameters)
@@ -318,17 +317,17 @@ print(f"largest difference from DDP: {gap:.4f}")
 assert gap > 1e-3
 
 # %%
-# So DDP trains like one process on the *global* batch: all the shares
+# DDP trains like one process on the *global* batch: all the shares
 # together, padding included. This holds when:
 #
 # 1. the loss is a plain mean over each process's samples, without weights;
-# 2. the model treats each sample on its own, without randomness such as
-#    dropout.
-#
-# With a batch size fixed per process, more processes put more samples into
-# each step.
+# 2. the model treats each sample on its own: no batch normalisation;
+# 3. it uses no randomness such as dropout.
 #
 # .. detail:: Where the match breaks
+#
+#    With a batch size fixed per process, more processes put more samples
+#    into each step.
 #
 #    With a summed loss, ``reduction="sum"``, the DDP gradient is the
 #    one-process gradient divided by the world size. With class weights,
@@ -378,20 +377,18 @@ assert not torch.equal(masks[0], masks[2])
 # %%
 # Starting the processes yourself
 # -------------------------------
-# In a project of your own, start the worker as a script with PyTorch's
-# launcher ``torchrun``. The in-depth page
-# :ref:`sphx_glr_auto_examples_training_plot_60_torchrun_and_gpus.py`
-# shows how, and what changes on GPUs.
+# In your own project, PyTorch's launcher ``torchrun`` starts the worker:
+# see :ref:`sphx_glr_auto_examples_training_plot_60_torchrun_and_gpus.py`.
 #
 # Summary
 # -------
-# - DDP keeps one model copy per process, copies process rank 0's
-#   parameters to all, and averages the gradients during ``backward``.
+# - DDP starts every model copy from process rank 0's parameters, and
+#   averages the gradients during ``backward``.
 # - A :class:`~torch.utils.data.distributed.DistributedSampler` gives each
 #   process an equal share. Give every process the same ``seed``, and call
 #   ``set_epoch`` every epoch.
-# - With a plain mean loss and no batch normalisation or dropout, DDP
-#   matches one process on the global batch up to rounding.
+# - With a plain mean loss, no dropout and no layer that mixes samples,
+#   DDP matches one process on the global batch up to rounding.
 #
 # Next: :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`
 # starts the last section, on measuring and speeding up code like this.

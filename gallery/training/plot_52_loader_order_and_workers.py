@@ -29,8 +29,9 @@ device = torch.device("cpu")
 print(environment_summary(device))
 
 # %%
-# The site's helper ``toy_datasets`` returns the last page's toy training
-# and test sets. The loaders are built as there.
+# The site's helper ``toy_datasets`` returns the toy training and test sets
+# of :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`.
+# The loaders are built as there.
 train_ds, test_ds = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
 test_loader = DataLoader(test_ds, batch_size=2, shuffle=False)
@@ -38,11 +39,11 @@ test_loader = DataLoader(test_ds, batch_size=2, shuffle=False)
 # %%
 # Where the order comes from
 # --------------------------
-# Take a loader without a generator of its own or persistent workers, as
-# both above. Each time it starts an :term:`epoch`, it takes numbers from
-# PyTorch's global generator:
+# Take a loader like the two above: it has no generator of its own and no
+# persistent workers. Each time it starts an :term:`epoch`, it takes numbers
+# from PyTorch's global generator:
 #
-# 1. one that seeds its worker processes, even when it has none;
+# 1. one that seeds its worker processes, taken with zero workers too;
 # 2. when it shuffles, a second one, which seeds the shuffle.
 #
 # .. detail:: Persistent workers
@@ -163,10 +164,10 @@ assert torch.randperm(5, generator=_shuffle).tolist() == after_test_pass
 # A generator of its own
 # ----------------------
 # A :class:`torch.Generator` passed as ``generator=`` takes the global
-# generator's place. The loader still draws the workers' number from it. Its
-# *sampler*, the part that picks the indices, then shuffles with it directly.
-# The global generator is left alone: :func:`torch.get_rng_state`, its state
-# as a tensor, is the same after a pass. The lists are each batch's labels:
+# generator's place. The loader draws the workers' number from this
+# generator. The loader's sampler shuffles with it directly. The global
+# generator is left alone: :func:`torch.get_rng_state`, its state as a
+# tensor, is the same after a pass. The lists are each batch's labels:
 seeded_loader = DataLoader(
     train_ds, batch_size=2, shuffle=True, generator=torch.Generator().manual_seed(123)
 )
@@ -236,16 +237,16 @@ assert DataLoader(WhoLoads(), num_workers=1).prefetch_factor == 2
 # Python's :mod:`multiprocessing` starts the workers with its default
 # :term:`start method`. The loader's ``multiprocessing_context=`` can name
 # another. The default is ``spawn`` on Windows and macOS. On Linux it is
-# ``forkserver`` from Python 3.14.
+# ``fork`` up to Python 3.13, and ``forkserver`` from Python 3.14.
 #
-# With these two methods, a worker starts from a fresh Python. That Python
-# *imports your script*, to find the data set class and the rest of your
+# With ``spawn`` and ``forkserver``, a worker starts from a fresh Python.
+# That Python *imports your script*, to find your data set class and other
 # code. Importing runs the top level of the script again, in every worker.
 # A script that starts a loop over its loader at the top level would then
 # start workers from its workers. Python stops that in the worker, with a
 # ``RuntimeError``.
 #
-# So a script that uses workers keeps its work behind a guard.
+# A script that uses workers keeps its work behind a guard.
 # ``__name__`` is ``"__main__"`` only in the process you started. A worker
 # imports the script under another name, so it skips ``main()``:
 #
@@ -262,8 +263,7 @@ assert DataLoader(WhoLoads(), num_workers=1).prefetch_factor == 2
 #
 # .. detail:: The fork start method
 #
-#    ``fork``, Linux's default up to Python 3.13, copies the parent process
-#    instead. It imports nothing, so the guard is not needed there. The
+#    ``fork`` copies the parent process instead. It imports nothing, so the guard is not needed there. The
 #    guard keeps the script working on every system.
 
 # %%

@@ -4,10 +4,7 @@ torchrun and GPUs
 
 Write a training script that ``torchrun`` starts on CPUs or GPUs, know
 what changes on GPUs, and see how DDP averages gradients and how the site's
-helper starts its processes.
-This in-depth page goes further than
-:ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
-A first reading can skip it.
+helper starts its processes. A first reading can skip this in-depth page.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
@@ -43,11 +40,13 @@ print(environment_summary(device))
 # How DDP averages the gradients
 # ------------------------------
 # DDP averages with an *all-reduce*: every process sends a tensor, and every
-# process receives the same combined result. Here, in one process, are the
-# :term:`gradients <gradient>` of the last layer's bias on the two shares of
-# the core page's first epoch. Next to them are their mean and the gradient
-# on both shares together: the same, up to rounding. ``model.zero_grad()``
-# sets every parameter's ``.grad`` to ``None``, as the optimiser's does.
+# process receives the same combined result.
+#
+# Here, in one process, are the :term:`gradients <gradient>` of the last
+# layer's bias on the two shares of the core page's first epoch. A new
+# sampler starts there, at epoch 0. Next to them are their mean and the
+# gradient on both shares together. These last two are equal, up to rounding.
+# ``model.zero_grad()`` sets every parameter's ``.grad`` to ``None``.
 # ``bias.grad.clone()`` copies a gradient before the next ``backward``.
 train_ds, _ = toy_datasets()
 X_train, y_train, _, _ = toy_tensors()
@@ -71,9 +70,10 @@ print(f"largest difference: {(mean - grads[2]).abs().max().item():.1e}")
 torch.testing.assert_close(mean, grads[2])
 
 # %%
-# .. check:: ``model.zero_grad()`` sets every ``.grad`` to ``None``
+# .. check:: ``zero_grad()`` sets each ``.grad`` to ``None``; new samplers: epoch 0
 import copy
 
+assert DistributedSampler(train_ds, 2, 0).epoch == 0  # a new sampler's epoch
 probe = copy.deepcopy(model)  # copies no .grad: copy the last ones by hand
 for copied, original in zip(probe.parameters(), model.parameters(), strict=True):
     copied.grad = original.grad.clone()  # fails if a .grad were None
@@ -119,12 +119,15 @@ assert not has_init_sync or major_minor > (2, 4)
 # ``WORLD_SIZE``, ``MASTER_ADDR`` and ``MASTER_PORT``. ``RANK`` is the
 # :term:`process rank` over all nodes; ``LOCAL_RANK`` is the one on this
 # node. Python reads them from ``os.environ``.
-#
 # :func:`~torch.distributed.init_process_group` reads the process rank and
-# :term:`world size` from the environment. One process listens at
-# ``MASTER_ADDR`` and ``MASTER_PORT``, and the training processes connect
-# there. A sampler built without ``num_replicas`` and ``rank`` asks the
-# process group for them, as :func:`~torch.distributed.get_rank` does.
+# :term:`world size` from there.
+#
+# A port is a numbered door on a machine; listening means waiting for
+# connections there. One process listens at port ``MASTER_PORT`` of the
+# machine ``MASTER_ADDR``, and the training processes connect there.
+#
+# A sampler built without ``num_replicas`` and ``rank`` asks the process
+# group for them, as :func:`~torch.distributed.get_rank` does.
 #
 # .. detail:: Who listens
 #
@@ -188,13 +191,12 @@ assert not shares_store or major_minor > (2, 4)
 #
 # 1. The backend is ``nccl``, NVIDIA's library, the one recommended for CUDA
 #    GPUs. ``gloo``, used on the CPU, can move CUDA tensors too.
-# 2. ``torch.device("cuda", local_rank)`` is the GPU ``cuda:<LOCAL_RANK>``,
-#    so each process has its own. Processes that share a GPU under ``nccl``
-#    can deadlock, the documentation of ``init_process_group`` warns.
+# 2. ``torch.device("cuda", local_rank)`` is the GPU ``cuda:<LOCAL_RANK>``:
+#    one per process. Processes that share a GPU under ``nccl`` can wait for
+#    each other forever.
 # 3. :func:`torch.cuda.set_device` makes that GPU the current one. CUDA work
 #    that names no GPU number then goes there, not to ``cuda:0``.
-# 4. The model and batches move there. DDP's ``device_ids`` names that GPU,
-#    as on the core page.
+# 4. The model and batches move there. DDP's ``device_ids`` names that GPU.
 #
 # Every process seeds with 123: DDP would copy process rank 0's weights
 # anyway.
@@ -249,7 +251,8 @@ if torch.cuda.is_available():
 
 # %%
 # Save it as ``train_ddp.py``: the imports of this page's first cell, then
-# ``main``, then these two lines, which call it when the file runs.
+# ``main``, then these two lines, which call it when the file runs. The
+# imports need the site's package: see :ref:`run-it-yourself`.
 #
 # .. code-block:: python
 #
@@ -263,10 +266,9 @@ if torch.cuda.is_available():
 #     torchrun --standalone --nproc-per-node=2 train_ddp.py    # no GPU
 #     torchrun --standalone --nproc-per-node=gpu train_ddp.py  # one per GPU
 #
-# ``--standalone`` is for a run on this one node; ``torchrun`` picks a free
-# port itself. ``--nproc-per-node=gpu`` starts one process per GPU. With a
-# GPU, ask for no more processes than GPUs: ``cuda:<LOCAL_RANK>`` must
-# exist.
+# ``--standalone`` is for a run on one node; ``torchrun`` picks a free port
+# itself. With a GPU, ask for no more processes than GPUs:
+# ``cuda:<LOCAL_RANK>`` must exist.
 
 # %%
 # .. check:: ``--standalone``: one node, a free port; ``gpu`` accepted
@@ -288,13 +290,13 @@ assert "free port" in standalone.help
 #    and the module. The options ask for one process per GPU, ``nccl``, and
 #    a folder from ``tempfile`` for the reports.
 # 3. ``check=True`` raises an error if the command fails. ``timeout=180``
-#    stops it, with an error, after 180 s.
+#    stops it after 180 s, with an error.
 # 4. :func:`torch.load` reads each process's report back.
 #
 # The processes' parameters end equal. They also match one CPU process
-# trained on the same global batches, within ``assert_close``'s small
-# default tolerances. Without a GPU, the cell prints one line; its check
-# tests these claims only on a GPU.
+# trained on the same global batches, within ``assert_close``'s small default
+# tolerances. Without a GPU, the cell prints one line and its check skips
+# them. Here each report is a dictionary, not an object as on the core page.
 if torch.cuda.is_available():
     gpus = torch.cuda.device_count()
     with tempfile.TemporaryDirectory() as folder:
@@ -351,19 +353,19 @@ data = pickle.dumps(tutorial_utils.distributed.train_rank)
 print(data)
 
 # %%
-# So a new process finds the worker by importing its module. It cannot find
+# A new process finds the worker by importing its module. It cannot find
 # a function defined in ``python -c`` or a notebook. A spawned process also
 # runs the starting script's top level again, unless that code sits under
 # ``if __name__ == "__main__":``.
 #
 # ``run_ddp`` works from any script: it runs a separate Python,
-# ``python -m tutorial_utils.distributed``, that starts the processes. It
-# raises :class:`TimeoutError` if they run longer than ``timeout`` seconds,
-# and :class:`RuntimeError` if one fails.
+# ``python -m tutorial_utils.distributed``, that starts the processes.
 #
 # .. detail:: The time limit
 #
-#    The ``timeout`` counts from the start of the training processes.
+#    ``run_ddp`` raises :class:`TimeoutError` if the processes run longer
+#    than ``timeout`` seconds, and :class:`RuntimeError` if one fails. The
+#    ``timeout`` counts from the start of the training processes.
 #    Starting the separate Python may take up to 10 s more.
 
 # %%
@@ -385,11 +387,9 @@ for words in ("TimeoutError", "RuntimeError", "may take up to 10 s more"):
 # %%
 # Summary
 # -------
-# - ``torchrun`` starts the processes and sets ``RANK``, ``LOCAL_RANK`` and
-#   ``WORLD_SIZE``. ``init_process_group`` reads them; the sampler asks the
-#   process group.
-# - On GPUs: ``nccl``, one GPU per process, ``torch.cuda.set_device``, and
-#   ``device_ids`` for DDP.
+# - ``torchrun`` sets ``RANK``, ``LOCAL_RANK`` and ``WORLD_SIZE``, which
+#   ``init_process_group`` reads.
+# - On GPUs: ``nccl``, one GPU per process, ``set_device``, ``device_ids``.
 # - DDP's all-reduce leaves every process the mean of the gradients.
 # - With ``spawn``, the worker must live in an importable module.
 #
