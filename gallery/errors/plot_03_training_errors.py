@@ -3,10 +3,9 @@ Errors in models and training
 =============================
 
 This page explains the errors that loss functions and layers raise for
-targets or inputs of the wrong dtype or shape. Open it when one of these
-messages stops your training code. Each entry raises the error, prints the
-message, says why and runs the fix. The PyTorch that built the page printed
-the messages on the CPU.
+targets or inputs of the wrong dtype or shape. Each entry raises the error,
+prints the message, says why and runs the fix. The PyTorch that built the
+page printed the messages on the CPU.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py` and
@@ -15,8 +14,7 @@ the messages on the CPU.
 
 # %%
 # Shapes are written with letters: ``N`` examples in a :term:`batch`, ``C``
-# classes, ``T`` steps of a sequence, and ``H`` and ``W`` for the height and
-# width of an image.
+# classes, ``T`` steps of a sequence, and an image's height ``H`` and width ``W``.
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -38,14 +36,13 @@ print(environment_summary("cpu"))
 # .. detail:: Other wordings
 #
 #    Older releases, torch 2.4 among them, print ``expected scalar type Long
-#    but found Float``. The release that built this page still prints that
-#    wording for the ``uint8`` labels below. On a CUDA GPU, torch 2.4 may
-#    instead say that a :term:`kernel` is "not implemented for 'Float'".
+#    but found Float``, as this release still does for ``uint8`` labels. On
+#    CUDA, torch 2.4 may say a :term:`kernel` is "not implemented for 'Float'".
 torch.manual_seed(0)
 logits = torch.randn(4, 3)
 targets = torch.tensor([0.0, 2.0, 1.0, 2.0])
 messages = []
-for bad_targets in (targets, targets.int(), targets.bool()):
+for bad_targets in (targets, targets.int(), targets.bool()):  # to int32, bool
     try:
         F.cross_entropy(logits, bad_targets)
     except RuntimeError as error:
@@ -58,8 +55,7 @@ for bad_targets in (targets, targets.int(), targets.bool()):
 # .. check:: float, ``int32`` and ``bool`` get the heading's or the older message
 new_wording = "expected target dtype to be Long or Byte, but got "
 old_wording = "expected scalar type Long but found "  # older releases, e.g. 2.4
-for message in messages:
-    assert message.startswith((new_wording, old_wording))
+assert all(message.startswith((new_wording, old_wording)) for message in messages)
 
 # %%
 # **Why.** :func:`~torch.nn.functional.cross_entropy` reads a target with
@@ -79,8 +75,7 @@ for message in messages:
 #
 #    With logits ``(N, C)``, ``uint8`` indices give the same loss as
 #    ``int64``. But labels of 256 or more wrap around when converted to
-#    ``uint8``: 300 becomes 44. With logits of three or more dimensions,
-#    ``uint8`` indices raise the older wording.
+#    ``uint8``: 300 becomes 44.
 assert (targets == targets.round()).all()
 loss = F.cross_entropy(logits, targets.long())
 pixel_logits = torch.randn(2, 3, 4, 4)
@@ -149,12 +144,17 @@ assert all(heading in message for message in messages)
 # class. Probabilities must be floating-point.
 #
 # **Fix.** Pass the class indices themselves. Or, with ``C > 1`` classes,
-# convert the rows with :meth:`~torch.Tensor.float`. Without the ``weight``
-# argument, float one-hot rows give the loss of their indices.
+# convert the rows with :meth:`~torch.Tensor.float`; the loss is the same.
+#
+# .. detail:: With the ``weight`` argument
+#
+#    ``weight`` scales each class's loss. With it, the default mean divides
+#    by the summed weights for indices, but by ``N`` for float rows.
 #
 # With one output column, ``.float()`` silences the error but hides a bug.
 # A :term:`softmax` over one class is 1, so the loss and its gradient are 0.
-# One output needs the binary loss of :ref:`error-bce-target-size`.
+# One output needs the binary loss of :ref:`error-bce-target-size`. Below,
+# ``clone().requires_grad_()`` makes the column a :term:`leaf` to read its ``.grad``.
 from_indices = F.cross_entropy(logits, indices)
 torch.testing.assert_close(F.cross_entropy(logits, one_hot.float()), from_indices)
 print(f"loss {from_indices.item():.4f} both ways")
@@ -164,10 +164,14 @@ silenced.backward()
 print(f"gradient with one output column: {one_output.grad.tolist()}")
 
 # %%
-# .. check:: float targets of the logits' shape are read as class probabilities
+# .. check:: float targets are class probabilities, averaged over ``N``
 probabilities = torch.softmax(logits.flip(0), dim=1)
 by_hand = -(probabilities * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
 torch.testing.assert_close(F.cross_entropy(logits, probabilities), by_hand)
+weight = torch.tensor([1.0, 2.0, 3.0])  # with weight, indices average differently
+by_index = F.cross_entropy(logits, indices, weight=weight)
+by_rows = F.cross_entropy(logits, one_hot.float(), weight=weight)
+torch.testing.assert_close(by_index * weight[indices].sum(), by_rows * len(indices))
 
 # %%
 # .. check:: with one output column, ``.float()`` gives a loss of 0 and a zero gradient
@@ -201,7 +205,6 @@ assert "0D or 1D target tensor expected, multi-target not supported" in message
 #
 # **Fix.** Drop the extra dimension: ``column.squeeze(1)`` with
 # :meth:`~torch.Tensor.squeeze`, or :meth:`~torch.Tensor.reshape` to ``-1``.
-# The loss then equals that of the indices.
 squeezed = F.cross_entropy(logits, column.squeeze(1))
 torch.testing.assert_close(squeezed, from_indices)
 print(f"loss with the column squeezed: {squeezed:.4f}, as with the indices")
@@ -213,8 +216,9 @@ print(f"loss with the column squeezed: {squeezed:.4f}, as with the indices")
 # --------------------------------------------------------
 # Raised by :func:`~torch.nn.functional.cross_entropy` and
 # :func:`~torch.nn.functional.nll_loss` when the logits and the targets differ
-# in their first dimension. Typically, a sequence model's logits ``(N, T, C)``
-# were flattened to ``(N * T, C)``, and its targets ``(N, T)`` were not.
+# in their first dimension. Typically, logits with one set per step of a
+# sequence, ``(N, T, C)``, were flattened to ``(N * T, C)``, but not their
+# targets ``(N, T)``.
 batch, steps, classes = 2, 3, 5
 sequence_logits = torch.randn(batch, steps, classes)
 sequence_targets = torch.randint(0, classes, (batch, steps))
@@ -229,7 +233,6 @@ else:
 
 # %%
 # .. check:: 6 rows of logits against 2 targets get the heading's message
-assert "Expected input batch_size " in message
 assert " to match target batch_size " in message.split("Expected input batch_size ")[1]
 
 # %%
@@ -238,17 +241,16 @@ assert " to match target batch_size " in message.split("Expected input batch_siz
 # rows of targets, one per sequence.
 #
 # **Fix.** Flatten the targets too, with ``reshape(-1)``. Or flatten
-# nothing, but move the classes to dimension 1 with
-# :meth:`~torch.Tensor.transpose`: ``transpose(1, 2)`` turns ``(N, T, C)``
-# into ``(N, C, T)``. Without it, the loss would read ``T`` as the classes.
+# nothing. The loss reads the classes from dimension 1, so move them there:
+# :meth:`~torch.Tensor.transpose` ``(1, 2)`` turns ``(N, T, C)`` into
+# ``(N, C, T)``.
 #
 # .. detail:: Time-major outputs
 #
-#    A recurrent layer reads a sequence one step at a time.
-#    :class:`torch.nn.GRU` is one. By default it returns ``(T, N, ...)``,
-#    steps first. The argument ``batch_first=True`` puts ``N`` first.
-#    Flattened next to targets ``(N, T)``, steps-first outputs pair the
-#    wrong steps silently: transpose them first.
+#    A recurrent layer such as :class:`torch.nn.GRU` reads a sequence one
+#    step at a time. By default it returns ``(T, N, ...)``, steps first;
+#    ``batch_first=True`` puts ``N`` first. Flattened as they are, such
+#    outputs and targets ``(N, T)`` pair the wrong rows, with no error.
 flat_loss = F.cross_entropy(flat_logits, sequence_targets.reshape(-1))
 unflattened = F.cross_entropy(sequence_logits.transpose(1, 2), sequence_targets)
 torch.testing.assert_close(flat_loss, unflattened)
@@ -298,7 +300,6 @@ else:
 
 # %%
 # .. check:: logits ``(4, 1)`` against labels ``(4,)`` get the heading's message
-assert "Target size " in message
 assert " must be the same as input size " in message.split("Target size ")[1]
 
 # %%
@@ -306,19 +307,19 @@ assert " must be the same as input size " in message.split("Target size ")[1]
 # refuses to :term:`broadcast <broadcasting>` them: ``(4, 1)`` against
 # ``(4,)`` would give a 4-by-4 table that pairs every output with every label.
 #
-# **Fix.** Give both the same shape: ``squeeze(1)`` the output, or unsqueeze
-# the labels.
+# **Fix.** Give both the same shape: ``squeeze(1)`` the output or unsqueeze the labels.
 #
 # .. detail:: Not a bare ``squeeze()``
 #
-#    A bare ``squeeze()`` would fail again on a last batch of one.
+#    A bare ``squeeze()`` drops every dimension of size 1. On a last batch
+#    of one, the output ``(1, 1)`` becomes ``()``, unlike the labels ``(1,)``.
 fixed = F.binary_cross_entropy_with_logits(binary_logits.squeeze(1), labels)
-unsqueezed = F.binary_cross_entropy_with_logits(binary_logits, labels.unsqueeze(1))
 print(f"loss {fixed.item():.4f}")
 
 # %%
 # .. check:: ``(4, 1)`` and ``(4,)`` broadcast to 4-by-4; both fixes give one loss
 assert torch.broadcast_shapes((4, 1), (4,)) == (4, 4)
+unsqueezed = F.binary_cross_entropy_with_logits(binary_logits, labels.unsqueeze(1))
 torch.testing.assert_close(unsqueezed, fixed)
 
 # %%
@@ -331,6 +332,7 @@ except ValueError as error:
 else:
     raise AssertionError("a bare squeeze() on a batch of one did not raise")
 assert "Target size " in message
+assert last_logits.squeeze().shape == ()
 assert F.binary_cross_entropy_with_logits(last_logits.squeeze(1), last_labels) >= 0
 
 # %%
@@ -362,8 +364,7 @@ for model in (nn.Sequential(nn.Flatten(), layer), layer):  # then Flatten forgot
 
 # %%
 # .. check:: with and without the ``Flatten``, the layer gets the heading's message
-for message in messages:
-    assert "mat1 and mat2 shapes cannot be multiplied" in message
+assert all("mat1 and mat2 shapes cannot be multiplied" in m for m in messages)
 
 # %%
 # **Why.** ``nn.Linear(in_features, out_features)`` stores a ``weight`` of
@@ -375,9 +376,10 @@ for message in messages:
 # - after the ``Flatten``, 4 images of ``32 * 32 = 1024`` values;
 # - without it, ``4 * 1 * 32 = 128`` rows of 32 values.
 #
-# **Fix.** Add a forgotten ``Flatten``. Then make ``in_features`` the size
-# that one batch has after the layers before the :class:`~torch.nn.Linear`.
-# Or resize the images.
+# **Fix.** Add a forgotten ``Flatten``. Then set ``in_features`` to the
+# number of values per example that reach the :class:`~torch.nn.Linear`. To
+# find it, run the earlier layers on one batch and read ``shape[1]``. Or
+# resize the images.
 in_features = nn.Flatten()(images).shape[1]
 model = nn.Sequential(nn.Flatten(), nn.Linear(in_features, 10))
 print(f"in_features = {in_features}, output shape {tuple(model(images).shape)}")
@@ -387,6 +389,7 @@ print(f"in_features = {in_features}, output shape {tuple(model(images).shape)}")
 assert "(4x1024 and 784x10)" in messages[0]
 assert "(128x32 and 784x10)" in messages[1]
 assert model(images).shape == (4, 10)
+assert in_features == images[0].numel() == 32 * 32  # values in one example
 
 # %%
 # See also: :ref:`sphx_glr_auto_examples_training_plot_04_loss_functions.py`,

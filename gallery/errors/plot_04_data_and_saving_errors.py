@@ -56,15 +56,15 @@ assert " and " in message
 # %%
 # **Why.** The loader's default :term:`collate function`,
 # :func:`~torch.utils.data.default_collate`, joins the samples of a batch into
-# one tensor. A tensor is rectangular: all its rows have the same length. So
-# the loader uses :func:`torch.stack`, which needs tensors of one shape. The
-# message is ``torch.stack``'s own. "Entry" counts the samples of the batch
-# from 0. When each sample is a pair, an input and a label, the inputs are
-# stacked together, and the labels are combined into one tensor.
+# one tensor with :func:`torch.stack`. A tensor is rectangular: all its rows
+# have the same length. So ``torch.stack`` needs tensors of one shape. The
+# message is its own. "Entry" counts the samples of the batch from 0.
 #
-# .. detail:: Samples that are Python lists
+# .. detail:: Samples that are pairs or Python lists
 #
-#    Lists of different lengths fail at an earlier check. Its message is
+#    When each sample is a pair, an input and a label, the inputs are
+#    stacked together, and the labels are combined into one tensor. Lists of
+#    different lengths fail at an earlier check. Its message is
 #    ``each element in list of batch should be of equal size``.
 
 # %%
@@ -172,10 +172,9 @@ assert torch.equal(model.hidden.weight, saved["hidden.weight"])
 # **Fix.** Rename the keys of the dictionary to the model's names, then load.
 # Loading returns the lists of missing and unexpected keys. Both are empty
 # here, so they print as ``<All keys matched successfully>``.
-renamed = {
-    "head." + key.removeprefix("out.") if key.startswith("out.") else key: value
-    for key, value in saved.items()
-}
+renamed = dict(saved)
+for name in ("weight", "bias"):
+    renamed[f"head.{name}"] = renamed.pop(f"out.{name}")
 result = model.load_state_dict(renamed)
 print(result)
 
@@ -193,8 +192,8 @@ assert torch.equal(model.head.weight, old.out.weight)
 # -------------------------------
 # :meth:`~torch.nn.Module.load_state_dict` raises it when the dictionary names
 # tensors the model does not have. Weights saved from a wrapped model are the
-# usual cause. :class:`~torch.nn.DataParallel`, a wrapper that splits each
-# batch across several GPUs, and
+# usual cause. :class:`~torch.nn.DataParallel` is a wrapper that splits each
+# batch across several GPUs. With no GPU, it just calls the model. It and
 # :class:`~torch.nn.parallel.DistributedDataParallel` put ``module.`` before
 # every name. The model that :func:`torch.compile` returns puts
 # ``_orig_mod.`` there. Here ``DataParallel`` wraps one small layer.
@@ -210,8 +209,15 @@ else:
     raise AssertionError("module.* names were loaded into a plain Linear")
 
 # %%
-# .. check:: ``DataParallel`` splits batches; ``module.`` names get the message
+# .. check:: ``DataParallel`` splits batches, or just calls the model with no GPU
+import inspect
+
 assert "chunking in the batch dimension" in " ".join(nn.DataParallel.__doc__.split())
+forward = inspect.getsource(nn.DataParallel.forward)
+assert "if not self.device_ids:" in forward
+assert "return self.module(*inputs, **kwargs)" in forward
+if not torch.cuda.is_available():
+    assert wrapped.device_ids == []
 assert "Unexpected key(s) in state_dict" in message
 
 # %%
@@ -256,7 +262,8 @@ assert torch.equal(model.weight, wrapped.module.weight.cpu())
 # For a layer such as :class:`~torch.nn.Linear`,
 # :meth:`~torch.nn.Module.load_state_dict` raises it when a name matches but
 # the :term:`shape` does not. Here weights trained for 10 classes go into a
-# model with 3 classes.
+# model with 3 classes. Its last layer is named ``head``, and the layer
+# before it ``body``.
 torch.manual_seed(0)
 pretrained = nn.Sequential(OrderedDict(body=nn.Linear(8, 16), head=nn.Linear(16, 10)))
 saved = pretrained.state_dict()
@@ -277,7 +284,7 @@ assert " from checkpoint, the shape in current model is " in message
 
 # %%
 # **Why.** Loading copies each saved tensor into the model's tensor of the
-# same name. For such layers, it first checks that the two shapes are equal.
+# same name. For a built layer such as ``Linear``, it first checks that the two shapes are equal.
 # ``strict=False`` does not help: it skips names that do not match, not
 # shapes.
 #

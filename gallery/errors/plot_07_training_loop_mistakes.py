@@ -4,10 +4,9 @@ Mistakes in the training loop
 
 This page explains three mistakes made in a training or evaluation loop. A
 batch of one reaches batch normalisation, the gradients are never reset, or
-a model is evaluated in training mode. Only the first raises an error. Open
-the page when your loop stops or behaves strangely. Each entry shows the
-mistake, says why and runs the fix. The PyTorch that built the page printed
-the outputs on the CPU.
+a model is evaluated in training mode. Only the first raises an error. Each
+entry shows the mistake, says why and runs the fix. The PyTorch that built
+the page printed the outputs on the CPU.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
@@ -67,8 +66,11 @@ assert heading in message
 # .. detail:: Without running statistics
 #
 #    Built with ``track_running_stats=False``, the layer has no running
-#    statistics. It then raises this same message in evaluation mode too,
-#    "when training" included.
+#    statistics. It then raises this same message in evaluation mode too.
+#    The message still says "when training", though the layer is in
+#    evaluation mode.
+#
+# Below, ``norm.eval()`` returns the layer itself, now in evaluation mode.
 print(f"in evaluation mode: {norm.eval()(single).shape}")
 
 # %%
@@ -225,12 +227,19 @@ print(f"train mode: two calls differ by up to {between_calls:.3f}")
 # under :class:`torch.no_grad`.
 model[3].eval()
 with torch.no_grad():
-    own, own_again = model(inputs)[:8], model(inputs)[:8]
+    own = model(inputs)[:8]
     mixed = model(torch.cat([inputs[:8], torch.randn(8, 4)]))[:8]
 moved = (model[1].running_mean - running_mean).abs().max().item()
 batch_mates = (own - mixed).abs().max().item()
 print(f"BatchNorm alone: other batch-mates change outputs by {batch_mates:.3f}")
 print(f"running mean moved by up to {moved:.3f}")
+
+# %%
+# .. check:: with dropout off, the same batch gives the same outputs again
+import copy
+
+with torch.no_grad():  # a copy: BatchNorm in training mode updates its running mean
+    assert torch.equal(copy.deepcopy(model)(inputs)[:8], own)
 
 # %%
 # In evaluation mode, the same input gives the same output, and the running
@@ -239,12 +248,12 @@ running_mean = model[1].running_mean.clone()
 model.eval()
 with torch.no_grad():
     eval_first, eval_second = model(inputs), model(inputs)
-train_vs_eval = (first - eval_first).abs().max().item()
-print(f"train vs eval mode: outputs differ by up to {train_vs_eval:.3f}")
+print(f"eval mode, same output twice: {torch.equal(eval_first, eval_second)}")
+print(f"running mean unchanged: {torch.equal(model[1].running_mean, running_mean)}")
 
 # %%
 # .. check:: train mode changes outputs and the running mean; eval mode neither
-assert torch.equal(own_again, own)  # dropout off: batch-mates alone change outputs
+train_vs_eval = (first - eval_first).abs().max().item()
 assert min(between_calls, batch_mates, train_vs_eval, moved) > 0.01
 torch.testing.assert_close(eval_first, eval_second, rtol=0, atol=0)
 assert torch.equal(model[1].running_mean, running_mean)

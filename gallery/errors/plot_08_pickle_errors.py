@@ -43,20 +43,22 @@ print(environment_summary(torch.device("cpu")))
 # --------------
 # A :class:`~torch.utils.data.DataLoader` with ``num_workers > 0`` raises it
 # when it starts its workers with the ``spawn`` or ``forkserver``
-# :term:`start method`. Something it must send them cannot be pickled. Here
-# it is a ``lambda`` given as ``collate_fn``. It pads sequences of different
-# lengths with :func:`torch.nn.utils.rnn.pad_sequence`, into one
-# :term:`batch`. Naming ``spawn`` makes the code fail on every platform. The
-# error is a ``pickle.PicklingError``. The page prints ``0x…`` for the memory
-# address, which varies. Recent releases warn first: the ``with`` block
-# records the warning, so only the error prints.
+# :term:`start method`. Something it must send them cannot be pickled. The
+# error is a ``pickle.PicklingError``.
+#
+# Here that something is a ``lambda`` given as ``collate_fn``. It pads
+# sequences of different lengths into one :term:`batch`, with
+# :func:`torch.nn.utils.rnn.pad_sequence`. Passing
+# ``multiprocessing_context="spawn"`` makes the code fail on every platform.
 #
 # .. detail:: Other versions
 #
 #    Up to Python 3.13 the message ends ``attribute lookup <lambda> on
 #    __main__ failed``. From 3.14 it ends ``it's not found as
-#    __main__.<lambda>``. PyTorch 2.13 first warns "Got pickle error when
-#    attempting to start a worker Process"; 2.4 does not.
+#    __main__.<lambda>``. The page prints ``0x…`` for the memory address,
+#    which varies. PyTorch 2.13 first warns "Got pickle error when
+#    attempting to start a worker Process"; 2.4 does not. The ``with`` block
+#    records that warning, so only the error prints.
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
 loader = DataLoader(
     sequences,
@@ -108,6 +110,7 @@ try:
     ForkingPickler.dumps(loader.collate_fn)
 except pickle.PicklingError as error:
     parent_message = str(error)
+    print(f"{type(error).__name__}: {re.sub('0x[0-9a-fA-F]+', '0x…', parent_message)}")
 else:
     raise AssertionError("the lambda was pickled")
 
@@ -147,7 +150,7 @@ assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
 
 # %%
 # The default start method is ``spawn`` on Windows and macOS. There the
-# loader fails without naming it. On Linux the default is ``fork`` up to
+# loader above fails even without ``multiprocessing_context="spawn"``. On Linux the default is ``fork`` up to
 # Python 3.13, and ``forkserver`` from 3.14. With ``fork``, the same loader
 # works. The platform's default comes first in
 # :func:`multiprocessing.get_all_start_methods`.
