@@ -4,8 +4,7 @@ Reproducible runs
 
 After this page you can make a training run on the CPU repeat bit for bit
 on one machine, with the same number of threads. You will seed the three
-random number generators that a run draws from, and its data loader's
-workers.
+random number generators that a run draws from, and its data loader.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`,
@@ -18,7 +17,8 @@ and :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`
 
 # %%
 # This page computes on the CPU, with the thread count that its first line
-# prints.
+# prints. A sum split across threads adds in another order, so its last
+# bits can change with the thread count.
 import random
 
 import matplotlib.pyplot as plt
@@ -30,7 +30,7 @@ from torch.utils.data import DataLoader, TensorDataset
 from tutorial_utils.colours import PALETTE
 from tutorial_utils.data import load_digits_tensors
 from tutorial_utils.environment import environment_summary
-from tutorial_utils.reproducibility import seed_everything, seed_worker
+from tutorial_utils.reproducibility import seed_everything
 
 device = torch.device("cpu")
 print(environment_summary(device))
@@ -38,6 +38,7 @@ print(environment_summary(device))
 # %%
 # .. check:: a float32 sum can change with the number of threads
 with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(0)  # an unseeded draw's sums may all agree
     _values = torch.randn(1_000_003)
 _threads, _sums = torch.get_num_threads(), set()
 for _n in (1, 2, 3, 4, 8):
@@ -57,8 +58,7 @@ assert f"{_threads} CPU thread" in environment_summary(device)
 # 1. Python's :mod:`random` module, with ``random.seed`` and
 #    ``random.random``;
 # 2. NumPy's global generator, with ``np.random.seed`` and
-#    ``np.random.rand``, which returns a float from 0 to 1. It is separate
-#    from the generators that ``np.random.default_rng`` makes;
+#    ``np.random.rand``, which returns a float from 0 to 1;
 # 3. PyTorch's, seeded by :func:`torch.manual_seed`.
 #
 # Each needs a :term:`seed`. Seeded the same way twice, all three repeat
@@ -72,7 +72,7 @@ for _ in range(2):
     np.random.seed(0)
     torch.manual_seed(0)
     draws.append((random.random(), np.random.rand(), torch.rand(1).item()))
-print(draws[0])
+    print(draws[-1])
 
 # %%
 # .. check:: seeded the same way twice, the three generators repeat, as after ``seed_everything``
@@ -81,8 +81,6 @@ _random_state, _numpy_state = random.getstate(), np.random.get_state()
 with torch.random.fork_rng(devices=[]):
     seed_everything(0)
     assert (random.random(), np.random.rand(), torch.rand(1).item()) == draws[0]
-    np.random.seed(0)
-    assert np.random.default_rng(0).random() != np.random.rand()  # separate
 random.setstate(_random_state)
 np.random.set_state(_numpy_state)
 if torch.cuda.is_available():  # and every accelerator's
@@ -97,25 +95,27 @@ if torch.cuda.is_available():  # and every accelerator's
 # The loader shuffles with it, so draws from PyTorch's global generator
 # cannot move its order.
 #
-# With ``num_workers=2``, two worker processes load the batches. Each
-# worker has its own copy of the three generators. Each time the loader starts its workers, it
-# draws one number from ``generator``: their base seed. Each worker seeds
-# its generators from that number and its own worker number. So, for a
-# given ``num_workers``, the loader's ``generator`` fixes both the order
-# and the workers' draws.
+# With ``num_workers=2``, two worker processes load the batches. Each has
+# its own copy of the three generators. Each time the loader starts its
+# workers:
 #
-# The short rule for a loader:
+# 1. it draws one number from ``generator``, the base seed;
+# 2. worker ``i`` seeds all three generators from the base seed and ``i``;
+# 3. worker ``i`` calls ``worker_init_fn(i)``, if you passed one.
 #
-# 1. pass ``generator=torch.Generator().manual_seed(seed)``;
-# 2. pass ``worker_init_fn=seed_worker``, which each worker calls once its
-#    generators are seeded;
-# 3. in a script, start the workers under ``if __name__ == "__main__":``.
-#    Without it, a ``spawn`` worker reruns the code that starts workers,
-#    and Python raises an error.
+# So, for a given ``num_workers``, the loader's ``generator`` fixes both the
+# order and the workers' draws. ``worker_init_fn`` is where a worker seeds
+# any other library it draws from. PyTorch's reproducibility notes give one
+# that reseeds Python's and NumPy's generators from the worker's PyTorch
+# seed. The site's :func:`~tutorial_utils.reproducibility.seed_worker` is
+# that recipe. It gives them other seeds, but their draws repeat without it
+# too.
 #
-# The site's :func:`~tutorial_utils.reproducibility.seed_worker` is the
-# recipe of PyTorch's notes. It reseeds Python's and NumPy's generators
-# from the worker's PyTorch seed. A function of your own there can seed any other library that the data set draws from.
+# A :term:`start method` is the way Python starts a process. ``spawn``
+# starts each worker as a fresh Python that runs the script again. So, in a
+# script, start the workers under ``if __name__ == "__main__":``. Without
+# it, a ``spawn`` worker would reach the code that starts workers. Python
+# then raises an error.
 
 # %%
 # .. check:: a generator of the loader's own keeps its order when a layer is made first
@@ -132,6 +132,8 @@ assert _orders[2] == _orders[3]
 
 # %%
 # .. check:: a pass draws from ``generator``; ``seed_worker`` reseeds
+from tutorial_utils.reproducibility import seed_worker
+
 _random_state, _numpy_state = random.getstate(), np.random.get_state()
 with torch.random.fork_rng(devices=[]):
     torch.manual_seed(2**32 + 7)  # as a worker's PyTorch seed
@@ -145,8 +147,10 @@ list(DataLoader(_numbers, generator=_generator))  # no workers, no shuffle: a dr
 assert _generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
 
 # %%
-# .. check:: one seed and ``num_workers``, the same worker draws; persistent: seeded once
+# .. check:: one seed and ``num_workers``, the same draws; persistent: seeded once
 import multiprocessing
+
+from tutorial_utils.reproducibility import seed_worker
 
 if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 
@@ -155,7 +159,7 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
             draws = torch.rand(()).item(), random.random(), float(np.random.rand())
             return torch.initial_seed(), *draws
 
-    def _worker_draws(workers=2, epochs=1):  # 2 workers: samples 0, 2 from worker 0
+    def _worker_draws(workers=2, epochs=1, init=None):  # worker 0: samples 0, 2
         loader = DataLoader(
             _Draws(),
             None,
@@ -164,6 +168,7 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
             persistent_workers=epochs > 1,
             multiprocessing_context="fork",
             generator=torch.Generator().manual_seed(5),
+            worker_init_fn=init,
         )
         return [draws for _ in range(epochs) for draws in loader]
 
@@ -173,6 +178,14 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
     assert _plain[1] != _worker_draws(workers=1)[1]  # another num_workers
     _persistent = _worker_draws(epochs=2)
     assert _persistent[0][0] == _persistent[4][0]  # the same seed: seeded once
+    _recipe = _worker_draws(init=seed_worker)
+    assert _recipe != _plain  # other seeds
+    for _seed, _torch, _random, _numpy in _plain[:2]:  # without worker_init_fn
+        assert _torch == torch.rand((), generator=torch.Generator().manual_seed(_seed))
+        assert _random == random.Random(_seed).random()
+    for _seed, _, _random, _numpy in _recipe[:2]:  # with seed_worker
+        assert _random == random.Random(_seed % 2**32).random()
+        assert _numpy == np.random.RandomState(_seed % 2**32).rand()
 
 # %%
 # .. check:: a process started while a ``spawn`` worker starts up raises
@@ -200,8 +213,8 @@ if __name__ == "__main__":  # not in a spawn worker, which is starting up
 #
 # - ``persistent_workers=True`` keeps the workers from one epoch to the
 #   next. They start, and are seeded, once;
-# - ``multiprocessing_context`` names the :term:`start method`, the way
-#   Python starts the workers. ``None`` keeps Python's default.
+# - ``multiprocessing_context`` names the start method. ``None`` keeps
+#   Python's default.
 #
 # At the end, :func:`torch.nn.utils.parameters_to_vector` joins the trained
 # parameters into one vector. One comparison then covers every weight.
@@ -225,7 +238,6 @@ def train_run(
         num_workers=2,
         persistent_workers=True,
         generator=torch.Generator().manual_seed(seed),
-        worker_init_fn=seed_worker,
         multiprocessing_context=start_method,
     )
     losses = []
@@ -241,11 +253,10 @@ def train_run(
 
 # %%
 # Two runs use seed 0 and one uses seed 1, all with Python's default start
-# method. A fourth run uses seed 0 and ``spawn``, which starts each worker as
-# a fresh Python. ``spawn`` is the default on macOS and Windows. A fresh
-# Python must import the data set's class and ``worker_init_fn``. It can:
-# both live in modules that it imports. The runs sit under the guard of
-# rule 3.
+# method. A fourth run uses seed 0 and ``spawn``, the default on macOS and
+# Windows. Its fresh Pythons must import the data set's class. They can,
+# since ``TensorDataset`` lives in a module. A class defined under the guard,
+# or in a notebook cell, would not be found. The runs sit under the guard.
 #
 # .. detail:: Lines printed again
 #
@@ -265,10 +276,26 @@ if __name__ == "__main__":
 
 # %%
 # .. check:: ``spawn`` is the default on macOS and Windows; it reruns a script
+import inspect
 import multiprocessing.spawn
+import pickle
+import subprocess
 import sys
 
-assert {TensorDataset.__module__, seed_worker.__module__} & {"__main__"} == set()
+assert TensorDataset.__module__ != "__main__"
+if __name__ == "__main__":  # a class from __main__ is stored by module and name
+
+    class _Guarded(TensorDataset):
+        pass
+
+    _load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
+    _stored = pickle.dumps(_Guarded)
+    _fresh = subprocess.run(
+        [sys.executable, "-c", _load], input=_stored, capture_output=True, check=False
+    )
+    assert b"_Guarded" in _fresh.stderr  # not found
+    _fixup = inspect.getsource(multiprocessing.spawn._fixup_main_from_path)
+    assert '"__mp_main__"' in _fixup  # a spawn worker's guard is false
 _main = sys.modules["__main__"]
 if __name__ == "__main__" and _main.__spec__ is None and hasattr(_main, "__file__"):
     _preparation = multiprocessing.spawn.get_preparation_data("worker")
@@ -309,8 +336,8 @@ if __name__ == "__main__":
 #   call :func:`~tutorial_utils.reproducibility.seed_everything`.
 # - Give a loader a seeded ``generator=``. It fixes the shuffle and the
 #   workers' seeds.
-# - Pass ``worker_init_fn=seed_worker``, and start workers under
-#   ``if __name__ == "__main__":``.
+# - Start workers under ``if __name__ == "__main__":``. Seed any other
+#   library a worker draws from in ``worker_init_fn``.
 # - With these, the CPU runs above repeated bit for bit, on one machine,
 #   one build of PyTorch and one number of threads.
 #

@@ -46,11 +46,12 @@ folder = Path(workdir.name)
 #    and 2 classes.
 # 4. :func:`~tutorial_utils.training.train_one_epoch` runs one
 #    :term:`epoch` of training with the ``torch.optim.SGD``
-#    :term:`optimiser`: the inner loop of that page. The loop below runs
-#    three epochs.
+#    :term:`optimiser`: the inner loop of that page.
 #
-# ``model.eval()`` switches to evaluation mode. Under ``torch.no_grad()``,
-# the model computes its :term:`logits` without recording a graph.
+# ``model.eval()`` switches to evaluation mode, the habit before
+# predictions. This model has no dropout or batch normalisation, so it
+# changes nothing here. Under ``torch.no_grad()``, the model computes its
+# :term:`logits` without recording a graph.
 X_train = toy_tensors()[0]
 train_ds, _ = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
@@ -73,6 +74,11 @@ outputs = model(X_train).detach()
 torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
 
 # %%
+# .. check:: no dropout or batch normalisation: evaluation mode changes nothing
+assert {type(layer) for layer in model.layers} == {torch.nn.Linear, torch.nn.ReLU}
+assert torch.equal(model.train()(X_train), model.eval()(X_train))
+
+# %%
 # The state dict
 # --------------
 # What a model has learnt is in its :term:`state dict`, which
@@ -81,20 +87,20 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 # attributes that leads to the parameter: ``layers.0.weight`` is the weight
 # of ``model.layers[0]``.
 #
-# The state dict holds tensors, not code. To use them, you need the class
-# that combines them, here ``NeuralNetwork``. The tensors are the model's
-# own: they share memory with the parameters, so further training changes
-# them too.
+# The state dict holds tensors, not code: loading needs the class too, here
+# ``NeuralNetwork``. The tensors are the model's own: they share memory with
+# the parameters, so further training changes them too.
 #
 # .. detail:: Buffers, and a snapshot
 #
 #    A state dict also holds a model's persistent buffers. A buffer is a
 #    tensor a layer keeps that is not a parameter, such as the running mean
-#    of a :term:`batch normalisation` layer. This model has none. A buffer
-#    registered with ``persistent=False`` is left out. The tensors are
-#    detached from autograd. ``model.to`` with another dtype or device gives
-#    the parameters new tensors, and the state dict keeps the old ones. For
-#    a snapshot that training does not change, copy them:
+#    of a :term:`batch normalisation` layer. This model has none. A layer
+#    can mark a buffer ``persistent=False`` when it registers it. Such a
+#    buffer is left out. The tensors are detached from autograd.
+#    ``model.to`` with another dtype or device gives the parameters new
+#    tensors. The state dict keeps the old ones. For a snapshot that
+#    training does not change, copy them:
 #    ``{k: v.clone() for k, v in state.items()}``.
 state = model.state_dict()
 for name, tensor in state.items():
@@ -128,20 +134,21 @@ assert norm_state["bias"].dtype == torch.float32
 # Pass ``weights_only=True`` to :func:`torch.load`. It then rebuilds tensors
 # and plain data such as ints, floats, strings, lists, tuples, dicts and
 # ``None``. It refuses most other objects, such as a whole model or a NumPy
-# number. To rebuild those, it would call functions that the file names.
-# A file from someone else could name a harmful one:
+# number. They are stored with Python's :mod:`pickle`. A pickle file names
+# functions for the loader to call. A file from someone else could name a
+# harmful one:
 # :ref:`sphx_glr_auto_examples_training_plot_58_safe_loading_and_safetensors.py`
-# shows how. The cell also computes the new model's outputs before and after
-# loading.
+# shows how. The cell also computes the new model's outputs before and
+# after loading.
 #
 # .. detail:: The default of ``weights_only``
 #
 #    Since PyTorch 2.6, ``weights_only=True`` is the default when you pass
-#    no ``pickle_module``. Torch 2.4
-#    defaults to ``False`` and warns with a :class:`FutureWarning` when the
-#    argument is missing. Passing it loads the same way on both, with no
-#    warning. An environment variable can also set it; the in-depth page
-#    says which.
+#    no ``pickle_module``, the module that :func:`torch.load` unpickles
+#    with. Torch 2.4 defaults to ``False`` and warns with a
+#    :class:`FutureWarning` when the argument is missing. Passing it loads
+#    the same way on both, with no warning. An environment variable can also
+#    set it; the in-depth page says which.
 weights_path = folder / "model.pth"
 torch.save(model.state_dict(), weights_path)
 print("saved", weights_path.name)
@@ -218,10 +225,11 @@ if not any(os.environ.get(name, "").lower() in yes for name in names):
 # successfully". With its default ``strict=True``, it raises an error when
 # there are any.
 #
-# The new model started from random weights, so its outputs before loading
-# were not the trained model's. After loading, they are, bit for bit. The
-# figure shows each model's probability of class 1 for the five samples;
-# ``torch.softmax`` turns logits into probabilities.
+# Before loading, the new model's random weights gave other outputs. After
+# loading, the outputs are the trained model's, bit for bit. The figure
+# shows each model's probability of class 1 for the five samples;
+# ``torch.softmax`` turns logits into probabilities. Markers of three shapes
+# and sizes keep overlapping points visible.
 fig, ax = plt.subplots(figsize=(7.5, 3), layout="constrained")
 markers = {
     "trained model": (trained, {"marker": "o", "markersize": 14, "fillstyle": "none"}),
@@ -252,8 +260,8 @@ assert (p_before - p_trained).abs().max() > 0.3
 # a fix.
 #
 # Beware: the tensors that fit are copied before the error is raised, such
-# as the second layer's weight, ``layers.2.weight``. Build a new model
-# rather than carry on with one whose loading failed.
+# as ``layers.2.weight``, the second linear layer's weight. The ReLU sits at
+# index 1. Build a new model rather than reuse one whose loading failed.
 wrong_model = NeuralNetwork(3, 2)
 try:
     wrong_model.load_state_dict(torch.load(weights_path, weights_only=True))
@@ -303,25 +311,20 @@ for target, tensors, strict in cases:
 # the fix.
 #
 # ``map_location`` tells :func:`torch.load` where the tensors go instead.
-# ``map_location="cpu"`` loads a file saved on a CPU or a GPU onto the CPU. A
-# dictionary from saved device to new device, such as
-# ``{"cuda:0": "cpu"}``, works too. ``model.to(device)`` then moves the
-# model where you want it.
+# ``map_location="cpu"`` puts them all on the CPU. A dictionary from saved
+# device to new device, such as ``{"cuda:0": "cpu"}``, works too.
+# ``model.to(device)`` then moves the model where you want it.
 #
-# With a CUDA GPU, the next cell saves a model that ``.to("cuda")`` moved to
-# the GPU. ``load_state_dict`` copies the CPU weights into its parameters
-# there. The cell then loads the file twice. ``map_location=None``, the
-# default, leaves the tensors on the GPU, as saved. ``map_location="cpu"``
-# puts them on the CPU.
+# With a CUDA GPU, the next cell saves the weights of a model on the GPU.
+# ``map_location=None``, the default, loads them back onto the GPU.
+# ``"cpu"`` loads them onto the CPU.
 #
 # .. detail:: The error in torch 2.4
 #
 #    With ``weights_only=True``, torch 2.4 wraps this message in a
-#    :class:`pickle.UnpicklingError`, an error of Python's :mod:`pickle`
-#    module for stored objects. Its first lines suggest
+#    :class:`pickle.UnpicklingError`. Its first lines suggest
 #    ``weights_only=False``. That would not help, since the device is the
 #    problem. Torch 2.13 raises a :class:`RuntimeError` with the message.
-#    The first line of this page names the version that ran it.
 if torch.cuda.is_available():
     gpu_model = NeuralNetwork(2, 2).to("cuda")
     gpu_model.load_state_dict(state)
