@@ -36,12 +36,12 @@ print(environment_summary(device))
 # steps downhill by the :term:`learning rate` ``lr`` times the
 # :term:`gradient`: ``p -= lr * p.grad``.
 #
-# The digits are those of the training-loop page: 1,347 training images of
+# The digits are the training-loop page's: 1,347 training images of
 # 64 pixels. The site's :class:`~tutorial_utils.models.MLP` stacks linear
 # layers with ReLU between them. ``MLP(64, [64], 10)`` has one hidden layer
 # of 64 outputs and returns 10 :term:`logits`, one per digit. Each step uses
 # all the images as one :term:`batch`. Below, one step by hand, under
-# :class:`torch.no_grad`, then the same step by SGD.
+# :class:`torch.no_grad`, then by SGD.
 #
 # .. detail:: Parameters without a gradient
 #
@@ -85,8 +85,8 @@ assert model(X).shape == (1347, 10)
 # .. detail:: Why exactly
 #
 #    The rate 0.5 is a power of two. So ``0.5 * p.grad`` is exact, except
-#    for gradients so tiny that halving them leaves float32's normal range.
-#    At a rate such as 0.1, that product is rounded.
+#    for gradients so tiny that halving them leaves float32's normal range,
+#    its full-precision sizes. At a rate such as 0.1, the product is rounded.
 
 # %%
 # .. check:: exact here; ``0.5 * g`` is exact unless tiny, ``0.1 * g`` is rounded
@@ -108,15 +108,16 @@ assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 # grows towards ``g / (1 - mu)``: ten times ``g`` for ``mu = 0.9``.
 #
 # Below, the loss is ``0.5 * (curvature * w**2).sum()``, with ``curvature``
-# equal to ``[1, 10]``. Its gradient is ``curvature * w``. ``w_hand`` is a
-# ``.clone()``, since ``detach`` alone shares the memory that ``step``
-# changes. Three steps both ways:
+# equal to ``[1, 10]``. So one direction curves ten times more sharply, a case
+# momentum is meant to help. Its gradient is ``curvature * w``. ``w_hand`` is a
+# ``.clone()``, since ``detach`` alone shares the memory that ``step`` changes.
+# Three steps both ways:
 #
 # .. detail:: Other gradients, other settings
 #
 #    For a gradient that flips sign at every step, the terms partly cancel.
-#    These formulas hold with SGD's defaults ``dampening=0`` and
-#    ``nesterov=False``.
+#    These formulas hold with SGD's defaults: ``dampening=0``, which adds
+#    each ``g`` in full, and ``nesterov=False``, which steps by ``b``.
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 curvature = torch.tensor([1.0, 10.0])
 sgd_momentum = torch.optim.SGD([w], lr=0.05, momentum=0.9)
@@ -146,16 +147,14 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
 # %%
 # Four optimisers, one problem
 # ----------------------------
-# :class:`torch.optim.Adam` keeps two running averages per parameter: one
-# of the gradient, one of its square. It divides the first by the square
-# root of the second plus a small ``eps``, element by element. So its first
-# step moves each element by ``lr * g / (abs(g) + eps)``: almost exactly
-# ``lr`` for gradients far above the default ``eps = 1e-8``. For them, Adam's
-# step hardly depends on the gradients' size; SGD's grows with it.
-# :class:`torch.optim.AdamW`, the next section's topic, is Adam with another
-# kind of weight decay. Below, each optimiser takes 150 full-batch steps from
-# the same initial weights. Each recipe, a ``functools.partial``, builds an
-# optimiser from the parameters alone. The loss axis is logarithmic.
+# :class:`torch.optim.Adam` keeps two running averages per parameter: one of the
+# gradient, one of its square. It divides the first by ``sqrt(second) + eps``,
+# element by element. After a start-up correction, its first step moves each
+# element by ``lr * g / (abs(g) + eps)``: almost exactly ``lr`` for gradients
+# far above the default ``eps = 1e-8``. For them, Adam's step hardly depends on
+# the gradients' size; SGD's grows with it. :class:`torch.optim.AdamW` is Adam
+# with another kind of weight decay. Below, each optimiser takes 150 full-batch
+# steps from the same initial weights. Each recipe is a ``functools.partial``.
 #
 # .. detail:: Adam's averages
 #
@@ -251,16 +250,15 @@ assert last_loss.item() < lowest
 # :term:`Weight decay <weight decay>` pulls the weights towards zero. It
 # comes in two forms, for a weight ``p`` with gradient ``g``:
 #
-# 1. The L2 form adds ``wd * p`` to ``g``. SGD and Adam with
-#    ``weight_decay=wd`` do this.
+# 1. The L2 form, used by SGD and Adam with ``weight_decay=wd``, adds
+#    ``wd * p`` to ``g``: the gradient of ``wd / 2 * (p**2).sum()``.
 # 2. The decoupled form multiplies ``p`` by ``1 - lr * wd``, then steps
 #    with ``g`` alone. AdamW does this.
 #
 # For plain SGD the two forms give the same update:
 # ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``. For Adam
 # they differ, because Adam divides by the gradient's size. Below, each
-# takes one step from three weights equal to 1, with gradients written by
-# hand into ``p.grad``.
+# takes one step from three weights equal to 1.
 #
 # .. detail:: The formulas of the first step
 #
@@ -286,8 +284,10 @@ for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
     print(f"{optimizer_class.__name__:5}", [f"{v:.4f}" for v in p.tolist()])
 
 # %%
-# .. check:: SGD, Adam and AdamW follow their formulas; decoupled Adam is AdamW
+# .. check:: the formulas hold; ``wd * p`` is the penalty's gradient; decoupled Adam is AdamW
 with_l2 = grad + wd * p0
+_penalty_grad = torch.func.grad(lambda v: wd / 2 * (v**2).sum())(p0)
+torch.testing.assert_close(_penalty_grad, wd * p0)
 torch.testing.assert_close(after["SGD"], (1 - lr * wd) * p0 - lr * grad)
 torch.testing.assert_close(after["SGD"], p0 - lr * with_l2)
 torch.testing.assert_close(after["Adam"], p0 - lr * with_l2 / (with_l2.abs() + eps))
@@ -312,11 +312,11 @@ assert 1 - q.item() / previous > 5 * lr * wd
 
 # %%
 # The first weight has a zero gradient, so only the decay moves it. SGD and
-# AdamW move it by ``lr * wd * p``. Adam moves it by the full ``lr``. The
-# other two have gradients far above ``eps``. There, Adam steps ``lr``
-# downhill, as with ``wd = 0``, and AdamW also takes ``lr * wd * p`` off.
-# So how much Adam's L2 form decays a weight depends on its gradients.
-# AdamW's decay does not.
+# AdamW move it by ``lr * wd * p``. Adam adds ``wd * p`` to the gradient, then
+# divides the sum by its size, like any gradient: a full step of ``lr``. On the
+# others, with gradients far above ``eps``, Adam steps ``lr`` downhill, as with
+# ``wd = 0``. AdamW also takes ``lr * wd * p`` off. So Adam's L2 decay depends
+# on the gradients; AdamW's does not.
 #
 # AdamW decays by default, with ``weight_decay=0.01``, and Adam does not:
 # their runs above differ only there.
@@ -335,8 +335,8 @@ torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill
 assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
 assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
 twins = [torch.ones(3, requires_grad=True) for _ in range(2)]
-pair = torch.optim.Adam([twins[0]], lr=0.01), torch.optim.AdamW([twins[1]], lr=0.01)
-pair[1].param_groups[0]["weight_decay"] = 0.0
+adamw_no_decay = torch.optim.AdamW([twins[1]], lr=0.01, weight_decay=0.0)
+pair = torch.optim.Adam([twins[0]], lr=0.01), adamw_no_decay
 for n in range(5):
     for t, opt in zip(twins, pair, strict=True):
         t.grad = torch.tensor([1.0, -0.5, 0.2]) * (n + 1)
@@ -346,19 +346,20 @@ torch.testing.assert_close(twins[0], twins[1])
 # %%
 # No decay for the biases
 # -----------------------
-# An optimiser can hold several *parameter groups*, each with its own
-# settings, such as no weight decay for the biases. It then takes a list of
-# dictionaries, one per group. Each holds its ``"params"`` and any settings
-# of its own. A group takes the others from the optimiser's keyword
-# arguments. ``optimizer.param_groups`` lists the groups.
+# Decay is meant to keep weights small. A bias only shifts an output, so leaving
+# biases undecayed is common practice. An optimiser can hold several *parameter
+# groups*, each with its own settings. It then takes one dictionary per group:
+# its ``"params"`` and the settings it changes. The settings a group does not
+# name come from the optimiser's keyword arguments. ``optimizer.param_groups``
+# lists the groups.
 #
-# Here, the names that :meth:`~torch.nn.Module.named_parameters` gives end
-# in ``weight`` or ``bias``, so a test on the name sorts them.
+# Here, each name from :meth:`~torch.nn.Module.named_parameters` ends in
+# ``weight`` or ``bias``: a test on the name sorts them.
 #
 # .. detail:: Other layers' names
 #
-#    Not every layer names its parameters so. A recurrent layer,
-#    :class:`torch.nn.LSTM`, has names such as ``weight_ih_l0``. This test
+#    Not every layer names its parameters so. :class:`torch.nn.LSTM`, a
+#    layer for sequences, has names such as ``weight_ih_l0``. This test
 #    would leave them in no group, and the optimiser would never update
 #    them. So check that each parameter lands in exactly one group.
 torch.manual_seed(0)
@@ -387,13 +388,12 @@ assert not any(name.endswith(("weight", "bias")) for name in lstm_names)
 # %%
 # Summary
 # -------
-# - SGD does ``p -= lr * p.grad``. Momentum adds up past gradients. Adam
-#   divides each element's step by its gradients' typical size.
+# - Momentum adds up past gradients. Adam divides each element's step by
+#   its gradients' typical size.
 # - Which optimiser ends lowest depends on the rates.
 # - Adam's L2 decay depends on the gradients. AdamW's does not.
-# - Parameter groups give parameters their own settings.
+# - Parameter groups hold their own settings.
 #
-# In depth, on schedules and clipping:
-# :ref:`sphx_glr_auto_examples_training_plot_55_schedules_and_clipping.py`.
+# In depth: :ref:`sphx_glr_auto_examples_training_plot_55_schedules_and_clipping.py`.
 # Next: :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`,
 # on overfitting. Exercises: :ref:`exercises-training-05`.

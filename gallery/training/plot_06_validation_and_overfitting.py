@@ -40,8 +40,8 @@ print(environment_summary(device))
 # :func:`torch.utils.data.random_split` splits a data set at random, by
 # fractions that add up to 1 or by lengths. It returns one
 # :class:`~torch.utils.data.Subset` per part, whose ``indices`` list its
-# items. With a ``generator=`` of its own, it leaves the global random
-# number generator alone, and the same seed repeats the split.
+# items. With its own ``generator=``, it leaves the global generator alone,
+# and the same seed repeats the split.
 digits = load_digits_tensors(seed=0)
 training_images = TensorDataset(digits.train_features, digits.train_labels)
 train_set, val_set = random_split(
@@ -97,12 +97,11 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # Learning curves
 # ---------------
 # To overfit quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150
-# training images. Its two hidden layers of 256 give it over 500 parameters
+# training images: a ``Subset`` of ``train_set``. Its two hidden layers of 256 give it over 500 parameters
 # per image. The images form one :term:`batch`, so an :term:`epoch` is one
-# step of Adam. The loop is the training-loop page's, plus a validation
-# pass each epoch. The pass runs in :meth:`~torch.nn.Module.eval` mode and
-# under :class:`torch.inference_mode`, which records no
-# :term:`computational graph`, as :class:`torch.no_grad` does.
+# step of Adam. Each epoch ends with a validation pass in
+# :meth:`~torch.nn.Module.eval` mode, under :class:`torch.inference_mode`:
+# it records no :term:`computational graph`, as :class:`torch.no_grad` does.
 #
 # .. detail:: Inference tensors
 #
@@ -193,9 +192,10 @@ assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
 # :term:`Early stopping <early stopping>` keeps the weights of the epoch with
 # the lowest validation loss so far. It stops once that loss has not improved
 # for ``patience`` epochs. :meth:`~torch.nn.Module.state_dict` returns the
-# weights as a :term:`state dict`, a dictionary from names to tensors that
-# share memory with the parameters. So even a ``dict()`` copy of it follows
-# every :term:`optimiser` step. A :func:`copy.deepcopy` does not:
+# weights as a :term:`state dict`, a dictionary from names to tensors.
+# These tensors share memory with the parameters. A ``dict()`` copy holds
+# the same tensors, so it changes with every :term:`optimiser` step. A
+# :func:`copy.deepcopy` copies the tensors, so it does not:
 layer = torch.nn.Linear(3, 1)
 state = layer.state_dict()
 shallow, deep = dict(state), copy.deepcopy(state)
@@ -217,10 +217,10 @@ assert not torch.equal(deep["weight"], layer.weight)
 # %%
 # The same model, from the same seed, trains again with a patience of 5.
 # The site's :func:`~tutorial_utils.training.train_one_epoch` trains for one
-# epoch. The site's :func:`~tutorial_utils.training.evaluate` returns a
-# result with ``.loss`` and ``.accuracy``. At the end,
-# :meth:`~torch.nn.Module.load_state_dict` copies the best weights back into
-# the parameters, in place. Only then do the test images measure the model.
+# epoch; its :func:`~tutorial_utils.training.evaluate` returns a result
+# with ``.loss`` and ``.accuracy``. At the end, the best weights go back into
+# the parameters, in place, by :meth:`~torch.nn.Module.load_state_dict`,
+# which prints that every name matched. Only then do the test images measure it.
 torch.manual_seed(0)
 model = MLP(64, [256, 256], 10)
 optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
@@ -243,9 +243,8 @@ print(f"test accuracy: {evaluate(model, test_loader).accuracy:.1%}")
 
 # %%
 # .. check:: ``load_state_dict`` copied the best weights back in place; ``evaluate`` uses ``no_grad``
-assert not model.load_state_dict(best_state).missing_keys
-_seen = []
-_probe = torch.nn.Flatten()
+assert not any(model.load_state_dict(best_state))  # no missing or unexpected keys
+_seen, _probe = [], torch.nn.Flatten()
 _probe.register_forward_hook(lambda *_: _seen.append(torch.is_grad_enabled()))
 evaluate(_probe, [(torch.zeros(1, 10), torch.tensor([0]))])
 assert _seen == [False]
@@ -255,20 +254,20 @@ assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in pl
 # %%
 # Training stopped five epochs after the best epoch marked in the figure.
 # Why did the validation loss rise while the accuracy held? Below, the
-# restored model meets the model of epoch 60 on the validation images.
+# restored model meets the epoch-60 model on the validation images.
 # ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips it.
 # ``reduction="none"`` gives one loss per image. ``amax(dim=1)`` takes each
 # row's largest probability: the confidence in the answer.
 #
 # The model of epoch 60 gets fewer images wrong, but more confidently. And
-# cross-entropy punishes a confident mistake heavily. On its wrong images,
-# the epoch-60 model's loss is over twice the restored model's on its own.
+# cross-entropy punishes a confident mistake heavily. Summed over the images
+# each model gets wrong, the epoch-60 model's loss is over twice the other's.
 # So "best" means the lowest validation loss, not the highest accuracy.
 val_features, val_labels = next(iter(val_loader))
 found = []
 for net, trained_for in ((model, best_epoch), (wide, epochs)):
     net.eval()
-    with torch.no_grad():
+    with torch.inference_mode():
         logits = net(val_features)
     wrong = logits.argmax(dim=1) != val_labels
     lost = F.cross_entropy(logits, val_labels, reduction="none")
@@ -293,22 +292,24 @@ assert late[3] < early[3]  # less on the rest
 # %%
 # Dropout in training and evaluation mode
 # ---------------------------------------
-# A new module is in :term:`training mode`, where :class:`torch.nn.Dropout`
-# sets each element to zero with probability ``p``, independently of the
-# others: :term:`dropout`. It multiplies the others by ``1 / (1 - p)``. For
-# ``p < 1``, that keeps each finite element's expected value. In evaluation
-# mode it returns its input unchanged. The mean of a mask, as floats, is its
-# share of ``True``. ``unique()`` lists a tensor's distinct values.
+# :term:`Dropout <dropout>` is a common way to reduce overfitting. It is
+# meant to stop a network relying on any one element. A new module is in
+# :term:`training mode`, where :class:`torch.nn.Dropout` sets each element
+# to zero with probability ``p``, independently of the others. It multiplies
+# the others by ``1 / (1 - p)``. That keeps each element's average over many
+# draws. In evaluation mode it returns its input unchanged. ``unique()``
+# lists a tensor's distinct values.
 #
 # .. detail:: Infinite inputs, and ``p = 1``
 #
-#    A dropped element is multiplied by 0, so a dropped ``inf`` becomes
-#    NaN. With ``p = 1``, every element comes out 0.
+#    The average is kept for finite elements and ``p < 1``. A dropped
+#    element is multiplied by 0, so a dropped ``inf`` becomes NaN. With
+#    ``p = 1``, every element comes out 0.
 torch.manual_seed(0)
 dropout = torch.nn.Dropout(p=0.25)
 ones = torch.ones(1000, 1000)
 dropped = dropout(ones)
-zeroed = (dropped == 0).float().mean().item()
+zeroed = (dropped == 0).float().mean().item()  # the share of zeros
 kept = dropped[dropped != 0]
 print(f"training mode: {zeroed:.2%} zeroed, mean {dropped.mean().item():.4f}")
 print("values of the others:", kept.unique())
@@ -332,8 +333,7 @@ assert torch.equal(dropout(ones), ones)
 # %%
 # On a digit, each training-mode pass drops other pixels and brightens the
 # rest by a third. ``imshow`` draws the pixels as an image; ``set_axis_off``
-# hides the axes. The colour scale ends at the brightest a kept pixel can
-# be, ``1 / 0.75``.
+# hides the axes. ``vmax`` is the brightest a kept pixel can be.
 image = next(pixels for pixels, label in val_set if label == 0)
 dropout.train()
 panels = {"input": image, "train()": dropout(image), "train() again": dropout(image)}

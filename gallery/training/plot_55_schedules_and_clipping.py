@@ -43,15 +43,20 @@ print(environment_summary(device))
 #
 # 1. a *warm-up*: the rate rises linearly to its peak, so that the first
 #    steps from random weights are small;
-# 2. a decay along half a cosine curve, from the peak towards 0.
+# 2. a decay along half a cosine curve, from the peak towards 0. It is
+#    often meant to let the last steps settle.
 #
 # :class:`~torch.optim.lr_scheduler.LambdaLR` takes a function ``f``. It
-# sets each group's rate to the group's initial rate times ``f(n)``. Here
-# ``n`` counts the calls of the scheduler's
-# :meth:`~torch.optim.lr_scheduler.LRScheduler.step`, from 0. Building the
-# scheduler already applies ``f(0)``. So call ``scheduler.step()`` after
-# each ``optimizer.step()``: optimiser step ``n`` then uses ``lr * f(n)``.
-# Below, ``math.cos`` is Python's cosine.
+# sets each group's rate to the group's initial rate times ``f(n)``:
+#
+# 1. ``n`` counts the calls of the scheduler's
+#    :meth:`~torch.optim.lr_scheduler.LRScheduler.step`, from 0.
+# 2. Building the scheduler already applies ``f(0)``.
+# 3. So call ``scheduler.step()`` after each ``optimizer.step()``. Optimiser
+#    step ``n`` then uses ``lr * f(n)``.
+#
+# Below, ``math.cos`` is Python's cosine. ``0.5 * (1 + cos(a))`` falls from
+# 1 to 0 as the angle ``a`` goes from 0 to ``math.pi``.
 warmup, steps = 15, 150
 
 
@@ -63,13 +68,15 @@ def warmup_cosine(n: int) -> float:
 
 
 # %%
-# The ``n + 1`` makes step 0 use ``1 / warmup`` of the peak, not 0. Steps
-# 14 and 15 both use the peak: the warm-up's last step and the cosine's
-# first.
-#
 # A constant rate is the schedule ``f(n) = 1``. The loop below runs both
 # schedules from the same initial weights. It records the rate from
 # ``optimizer.param_groups``.
+#
+# .. detail:: Steps 0, 14 and 15
+#
+#    The ``n + 1`` makes step 0 use ``1 / warmup`` of the peak, not 0. Steps
+#    14 and 15 both use the peak: the warm-up's last step and the cosine's
+#    first.
 digits = load_digits_tensors(seed=0)
 X, y = digits.train_features, digits.train_labels
 curves, rates = {}, {}
@@ -98,6 +105,14 @@ print(f"{scheduled_rates[-1]:.1e} at the last step")
 # .. check:: optimiser step ``n`` uses ``lr * f(n)``
 assert scheduled_rates == [0.5 * warmup_cosine(n) for n in range(steps)]
 assert rates["constant"] == [0.5] * steps
+
+# %%
+# .. check:: ``0.5 * (1 + cos(a))`` falls from 1 to 0 as ``a`` goes to π
+_angles = [n * math.pi / 100 for n in range(101)]
+_cosines = [0.5 * (1 + math.cos(a)) for a in _angles]
+assert _cosines[0] == 1
+assert abs(_cosines[-1]) < 1e-15
+assert all(later < earlier for earlier, later in pairwise(_cosines))
 
 # %%
 # .. check:: step 0 uses ``1 / warmup`` of the peak; steps 14 and 15 the peak
@@ -131,12 +146,14 @@ assert scheduled[-1] > constant[-1]
 # %%
 # A scheduler stepped before the optimiser's first step warns. The
 # schedule's first rate is then never used: the optimiser's first step runs
-# at ``f(1)``.
+# at ``f(1)``. The code prints the warning's first sentence.
 #
-# Python's :class:`warnings.catch_warnings` with ``record=True`` collects the
-# warnings in a list instead of showing them. ``warnings.simplefilter`` with
-# ``"always"`` makes it keep every one. Each has a ``category``, its class.
-# The code prints the message's first sentence.
+# .. detail:: Catching warnings
+#
+#    Python's :class:`warnings.catch_warnings` with ``record=True`` collects
+#    the warnings in a list instead of showing them.
+#    ``warnings.simplefilter`` with ``"always"`` makes it keep every one.
+#    Each has a ``category``, its class.
 wrong = torch.optim.SGD(model.parameters(), lr=0.5)
 wrong_scheduler = torch.optim.lr_scheduler.LambdaLR(wrong, warmup_cosine)
 with warnings.catch_warnings(record=True) as caught:
@@ -153,7 +170,7 @@ assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
 # %%
 # Gradient clipping
 # -----------------
-# Plain SGD's step is ``lr`` times the gradient, so a rare, very large
+# Plain SGD's step is ``lr`` times the gradient. So a rare, very large
 # gradient throws the weights far. :term:`Gradient clipping <gradient clipping>`
 # guards against that. :func:`torch.nn.utils.clip_grad_norm_` works in
 # three steps:
@@ -161,20 +178,27 @@ assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
 # 1. It measures the *total norm*: the Euclidean length of all the
 #    gradients, laid end to end as one vector.
 # 2. If that norm is above ``max_norm``, it multiplies every gradient by one
-#    factor, which keeps their direction. For a ``max_norm`` far above
-#    ``1e-6``, the total norm becomes ``max_norm``, up to rounding.
+#    factor, which keeps their direction. For a usual ``max_norm``, the
+#    total norm becomes ``max_norm``, up to rounding.
 # 3. It returns the total norm from before clipping.
 #
-# Without weight decay, that caps plain SGD's step at ``lr * max_norm``.
-# With momentum or Adam, the step can be longer. ``clip_grad_norm_``
-# rewrites each ``.grad`` in place, so ``before`` keeps copies.
+# So plain SGD without weight decay steps at most ``lr * max_norm``. With
+# momentum or Adam, a step can be longer.
+#
+# ``clip_grad_norm_`` rewrites each ``.grad`` in place. So the code keeps
+# copies in ``before``.
 #
 # .. detail:: The exact factor
 #
-#    The factor is ``max_norm / (norm + 1e-6)``, capped at 1. So a clipped
-#    norm ends just below ``max_norm``, and far below it when both are near
-#    ``1e-6``. A total norm of at most ``max_norm - 1e-6`` is left as it
-#    was. An infinite gradient gives NaN and zeros: clipping cannot save it.
+#    A usual ``max_norm`` is one far above ``1e-6``. The factor is
+#    ``max_norm / (norm + 1e-6)``, capped at 1. So:
+#
+#    1. A clipped norm ends just below ``max_norm``. When both are near
+#       ``1e-6``, it ends far below.
+#    2. A total norm up to ``max_norm - 1e-6`` gets the factor 1: it is
+#       left as it was.
+#    3. An infinite element makes the norm infinite and the factor 0. That
+#       element becomes NaN and the others 0: clipping cannot save it.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 F.cross_entropy(model(X), y).backward()
@@ -252,15 +276,19 @@ for n in range(clipped_run):
     scheduler.step()
 print(f"clipped at {len(clipped_steps)} of {clipped_run} steps,", end=" ")
 print(f"the last at step {clipped_steps[-1]}")
+print(f"loss at step {n}: {loss.item():.4f}, without clipping {scheduled[n]:.4f}")
 
 # %%
 # Only the first steps were clipped, one after another. After them, the
-# total norm stayed at or below 0.1.
+# total norm stayed at or below 0.1. Here clipping had a cost: at step 49,
+# the clipped run's loss is higher than the unclipped run's.
 
 # %%
-# .. check:: the clipped steps are the first ones, with no gap
+# .. check:: the first steps were clipped, with no gap; the loss ends higher
 assert clipped_steps == list(range(len(clipped_steps)))
 assert 0 < len(clipped_steps) < clipped_run
+assert n == 49
+assert loss.item() > scheduled[n]
 
 # %%
 # The optimiser's state dict

@@ -31,8 +31,10 @@ print(environment_summary(torch.device("cpu")))
 # -----------------------------------------
 # :class:`torch.nn.BatchNorm1d` is a :term:`batch normalisation` layer. Its
 # input has shape ``(N, C)``: ``N`` samples of ``C`` features. It
-# normalises each feature over the batch. In :term:`training mode` it
-# follows three steps for each feature:
+# normalises each feature over the batch. This is meant to keep each
+# feature's scale steady while training changes the earlier layers, which
+# often lets training use larger steps. In :term:`training mode` it follows
+# three steps for each feature:
 #
 # 1. It computes the mean and the variance ``σ²`` of the ``N`` values.
 # 2. It subtracts the mean and divides by ``√(σ² + eps)``. The small
@@ -44,8 +46,8 @@ print(environment_summary(torch.device("cpu")))
 # mean, divided by ``N``. A tensor's ``var(dim=0, correction=0)`` computes
 # it for each column. The default, ``correction=1``, divides by ``N - 1``.
 #
-# While the scale is 1 and the shift 0, as here, each output feature has
-# mean 0 and biased variance ``σ² / (σ² + eps)``, almost 1 here. Below, a
+# Here the scale is 1 and the shift 0. So each output feature has mean 0.
+# Its biased variance is ``σ² / (σ² + eps)``, almost 1. Below, a
 # batch of 8 samples has three features with standard deviations 1, 2 and 5
 # around 10. ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and
 # the parameters require gradients, so ``.detach()`` drops that before
@@ -55,8 +57,9 @@ print(environment_summary(torch.device("cpu")))
 #
 #    The variance ``σ² / (σ² + eps)`` is almost 1 unless the feature barely
 #    varies in the batch. A constant feature comes out as one value for all
-#    samples. That value is 0 but for rounding, which the division by
-#    ``√eps`` magnifies: for a feature at 10000.1, it exceeds 0.01.
+#    samples. In exact arithmetic it is 0. But the mean is rounded, and
+#    dividing by ``√eps`` magnifies that error. A feature equal to 10000.1
+#    in every sample comes out above 0.01.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -144,8 +147,8 @@ for _k, _value in enumerate(path):
 # batch, through the batch's statistics. In evaluation mode it does not: the
 # estimates are fixed. Below, under ``no_grad``, the first sample also goes
 # through alone, as ``batch[:1]``, and gives the same output as in the
-# batch. After one call the estimates are still far from this batch's
-# statistics. So the two modes give different outputs.
+# batch. After the one training-mode call above, the estimates are still
+# far from this batch's statistics. So the two modes give different outputs.
 #
 # .. detail:: Without running estimates
 #
@@ -182,12 +185,14 @@ torch.testing.assert_close(_free(batch), out)
 # ---------------------
 # In training mode the layer refuses a batch with exactly one value per
 # feature. A batch of shape ``(1, C)`` is one
-# (:ref:`its atlas entry <error-batchnorm-one-value>`). Evaluation mode took
-# it above.
+# (:ref:`its atlas entry <error-batchnorm-one-value>`). Its variance is 0
+# and each value equals its mean. So every output would be the shift,
+# whatever the input. Evaluation mode took it above.
 #
 # .. detail:: Input with a length, and empty batches
 #
-#    For input of shape ``(N, C, L)``, each feature has ``N · L`` values. So
+#    Input may have shape ``(N, C, L)``, where ``L`` is a length, such as
+#    the steps of a sequence. Each feature then has ``N · L`` values. So
 #    one sample with ``L = 2`` passes in training mode. An empty batch,
 #    ``N = 0``, passes too.
 norm.train()
@@ -197,6 +202,16 @@ except ValueError as error:
     print(f"ValueError: {error}")
 else:
     raise AssertionError("a one-sample batch in training mode did not raise")
+
+# %%
+# .. check:: one sample: variance 0, the value is its mean; output would be the shift
+_one = batch[:1]
+assert (_one.var(dim=0, correction=0) == 0).all()
+assert torch.equal(_one - _one.mean(dim=0), torch.zeros(1, 3))
+_shift = torch.tensor([0.5, -1.0, 2.0])
+_stats = _one.mean(dim=0), _one.var(dim=0, correction=0)
+_out = torch.nn.functional.batch_norm(_one, *_stats, None, _shift)  # up to rounding
+torch.testing.assert_close(_out, _shift.unsqueeze(0), atol=1e-4, rtol=0)
 
 # %%
 # .. check:: two values suffice, and none; without estimates, eval refuses one too
