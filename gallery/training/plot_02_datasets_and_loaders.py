@@ -91,8 +91,8 @@ for _features, _labels in ((X_train, y_train), (X_test, y_test)):
 # 1. ``__getitem__(index)`` returns sample number ``index``;
 # 2. ``__len__()`` says how many samples there are.
 #
-# A :class:`~torch.utils.data.DataLoader` that picks the indices itself
-# needs both, shuffling or not.
+# By default, a :class:`~torch.utils.data.DataLoader` picks the indices
+# itself, so it needs both.
 # Here the samples are tensors in memory. In a real project, ``__init__``
 # might store file names and ``__getitem__`` read one file, so only the
 # samples in use are loaded.
@@ -161,7 +161,7 @@ assert all(isinstance(ds, TensorDataset) for ds in toy_datasets())
 #
 # With ``shuffle=True`` it draws a fresh random order for each pass over
 # the data, each :term:`epoch`. The randomness comes from PyTorch's
-# global random generator. So :func:`torch.manual_seed` fixes the order,
+# global (default) generator. So :func:`torch.manual_seed` fixes the order,
 # with a given PyTorch version.
 torch.manual_seed(123)
 train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True)
@@ -222,7 +222,7 @@ with torch.random.fork_rng(devices=[]):
 #
 # .. detail:: Why usually
 #
-#    Five samples have only 120 orders, so two numbers can share one.
+#    Five samples have ``5*4*3*2*1 = 120`` orders: two seeds can share one.
 #
 # .. detail:: What else moves the order
 #
@@ -295,8 +295,8 @@ assert not torch.equal(torch.cat([x for x, _ in seeded_loader]), first_run)
 #
 #    A :term:`batch normalisation` layer, in :term:`training mode`, needs
 #    more than one value of each feature in a batch. One row of features
-#    holds just one, so the layer refuses it. One image of more than one pixel
-#    is enough: each of its channels, its features here, holds many values.
+#    holds just one, so the layer refuses it. One image of many pixels passes:
+#    each channel, such as red, green or blue, is a feature with many values.
 
 # %%
 # .. check:: the squared miss is larger for batches of one than of two
@@ -329,9 +329,9 @@ assert torch.nn.BatchNorm2d(3)(_image).shape == _image.shape
 # shuffling, the same last sample is dropped every epoch.
 #
 # A loader takes any object with ``__len__`` whose ``__getitem__`` takes the
-# indices 0 to ``len - 1``, such as ``range(5)``. Its batches hold the
-# indices, which the default collate function turns into tensors. The
-# indices each epoch drops, after ``torch.manual_seed(123)``:
+# indices 0 to ``len - 1``. ``range(5)`` is one. Its sample ``i`` is ``i``
+# itself, so its batches show the indices, as tensors. Each epoch's dropped
+# indices, after ``torch.manual_seed(123)``:
 dropping_loader = DataLoader(range(5), batch_size=2, shuffle=True, drop_last=True)
 torch.manual_seed(123)
 dropped = []

@@ -48,10 +48,9 @@ folder = Path(workdir.name)
 #    parameter's position in ``model.parameters()``.
 # 3. The number of :term:`epochs <epoch>` done.
 # 4. The state of PyTorch's random number generator, a :term:`tensor` from
-#    :func:`torch.get_rng_state`. A :class:`~torch.utils.data.DataLoader`
-#    with ``shuffle=True`` draws each epoch's order from it. A loader may
-#    have a ``generator`` of its own instead. In that case, save that one's
-#    ``get_state()`` too, and restore it with ``set_state``.
+#    :func:`torch.get_rng_state`. A :class:`~torch.utils.data.DataLoader` with
+#    ``shuffle=True`` draws each epoch's order from it. For a loader with its
+#    own ``generator``, save and restore that one's state too.
 #
 # The run below trains ``NeuralNetwork(2, 2)`` on the toy data of
 # ``toy_datasets()``. :func:`~tutorial_utils.training.train_one_epoch` trains
@@ -110,10 +109,8 @@ with torch.random.fork_rng(devices=[]):  # later cells see the state as it was
 # 3. loads both state dicts with ``load_state_dict``;
 # 4. restores the random state with :func:`torch.set_rng_state`, after
 #    building the model, which draws random numbers;
-# 5. trains the remaining epochs.
-#
-# Then it compares each parameter with the uninterrupted run's.
-# :func:`torch.equal` is true only when every element is equal.
+# 5. trains the remaining epochs. The cell then compares each parameter with
+#    the uninterrupted run's.
 #
 # .. detail:: On a GPU
 #
@@ -182,12 +179,12 @@ plt.show()
 # %%
 # The site's checkpoint helper
 # ----------------------------
-# :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a
-# checkpoint in one call. :func:`~tutorial_utils.checkpoints.load_checkpoint`
-# reads it with ``weights_only=True``. It restores the model, the optimiser
-# and the random state, and returns the epoch. Given no optimiser, it
-# restores the model and the random state. ``save_checkpoint`` returns the
-# path it wrote. Here is the same run, saved and resumed with them:
+# :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a checkpoint
+# in one call. :func:`~tutorial_utils.checkpoints.load_checkpoint` reads it
+# with ``weights_only=True``. It restores the model, the optimiser and the
+# random state, and returns the epoch. Given no optimiser, it skips that one.
+# ``save_checkpoint`` returns the path it wrote. Here is the same run, saved
+# and resumed with them:
 #
 # .. detail:: The helper's file
 #
@@ -221,21 +218,17 @@ assert helper_losses == losses[start:]
 #
 # 1. It raises a :class:`FileExistsError` rather than replace an existing
 #    file, unless called with ``overwrite=True``.
-# 2. It writes the new file beside the old one. Only once that is complete
-#    does it rename it over the old one. So a save that stops half-way keeps
-#    the previous checkpoint.
+# 2. With ``overwrite=True``, it writes the new file in full, then renames it
+#    over the old one. A save that stops half-way keeps the old checkpoint.
 #
 # The cell prints the error's ``strerror``: its message without the path.
-# Its ``else`` fails the page if no error comes.
 #
 # .. detail:: The partial file, and a failed ``torch.save``
 #
 #    A save that raises an error deletes its partial file. A killed process
-#    may leave it behind: ``.run.pt.<process id>.partial``.
-#
-#    :func:`torch.save` writes straight into the file it is given. If it
-#    fails while writing over an earlier checkpoint, it leaves a broken file,
-#    which :func:`torch.load` refuses.
+#    may leave it behind: ``.run.pt.<process id>.partial``. :func:`torch.save`
+#    writes straight into its file. If it fails while writing over an earlier
+#    checkpoint, it leaves a broken file that :func:`torch.load` refuses.
 try:
     save_checkpoint(run_path, run, sgd, epoch=epochs)
 except FileExistsError as error:
@@ -251,6 +244,13 @@ print("with overwrite=True, epochs done:", done)
 assert done == epochs  # with overwrite=True, replaced
 in_file = torch.load(run_path, weights_only=True)["rng"]["cpu"]
 assert torch.equal(torch.get_rng_state(), in_file)
+
+# %%
+# .. check:: without ``overwrite=True``, a new file is linked, not renamed
+from unittest import mock
+
+with mock.patch("os.replace", side_effect=OSError("renamed")):  # never called
+    save_checkpoint(folder / "new.pt", run, sgd, epoch=epochs)
 
 # %%
 # .. check:: a failed or killed save keeps the old file, unlike ``torch.save``

@@ -148,8 +148,7 @@ print("after the test loader: ", after_test_pass)
 
 # %%
 # .. check:: re-seeding repeats the epochs; a layer changes the order here
-assert again == orders[0]
-assert after_layer != again
+assert again == orders[0] != after_layer
 
 # %%
 # .. check:: a pass over the test loader takes one number
@@ -173,11 +172,8 @@ seeded_loader = DataLoader(
 )
 global_state = torch.get_rng_state()
 labels = [y.tolist() for _, y in seeded_loader]
-print(
-    labels,
-    "| global generator unchanged:",
-    torch.equal(torch.get_rng_state(), global_state),
-)
+unchanged = torch.equal(torch.get_rng_state(), global_state)
+print(labels, "| global generator unchanged:", unchanged)
 
 # %%
 # .. check:: the loader draws the workers' seed from it, then shuffles with it
@@ -239,16 +235,15 @@ assert DataLoader(WhoLoads(), num_workers=1).prefetch_factor == 2
 # another. The default is ``spawn`` on Windows and macOS. On Linux it is
 # ``fork`` up to Python 3.13, and ``forkserver`` from Python 3.14.
 #
-# With ``spawn`` and ``forkserver``, a worker starts from a fresh Python.
-# That Python *imports your script*, to find your data set class and other
-# code. Importing runs the top level of the script again, in every worker.
-# A script that starts a loop over its loader at the top level would then
-# start workers from its workers. Python stops that in the worker, with a
-# ``RuntimeError``.
+# With ``spawn`` and ``forkserver``, a worker starts from a fresh Python. That
+# Python *imports your script*, to find your data set class and other code.
+# Importing runs the top level of the script again, in every worker. A script
+# that starts a loop over its loader at the top level would then start workers
+# from its workers. Python stops that in the worker, with a ``RuntimeError``.
 #
 # A script that uses workers keeps its work behind a guard.
-# ``__name__`` is ``"__main__"`` only in the process you started. A worker
-# imports the script under another name, so it skips ``main()``:
+# ``__name__`` is ``"__main__"`` in the process you started. A worker that
+# imports the script gets another name, so it skips ``main()``:
 #
 # .. code-block:: python
 #
@@ -263,8 +258,8 @@ assert DataLoader(WhoLoads(), num_workers=1).prefetch_factor == 2
 #
 # .. detail:: The fork start method
 #
-#    ``fork`` copies the parent process instead. It imports nothing, so the guard is not needed there. The
-#    guard keeps the script working on every system.
+#    ``fork`` copies the parent instead, ``__name__`` included, and imports
+#    nothing. The guard is not needed there, but keeps the script portable.
 
 # %%
 # .. check:: the default start methods and ``multiprocessing_context=`` are as stated
@@ -309,6 +304,22 @@ finally:
 assert "bootstrapping phase" in _message
 
 # %%
+# .. check:: a ``fork`` worker, too, sees ``__name__`` as ``"__main__"``
+import sys
+import warnings
+from multiprocessing import get_context
+
+if __name__ == "__main__" and sys.platform == "linux":  # as when run as a script
+    _child = get_context("fork").Process(
+        target=lambda: sys.exit(__name__ != "__main__")
+    )
+    with warnings.catch_warnings():  # Python 3.12+ warns on forking with threads
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _child.start()
+    _child.join()
+    assert _child.exitcode == 0  # 1 if the child's __name__ were another
+
+# %%
 # .. check:: ``spawn`` and ``forkserver`` prepare that import; ``fork`` does not
 import inspect
 import sys
@@ -321,17 +332,16 @@ if sys.platform != "win32":
     assert "get_preparation_data" not in inspect.getsource(popen_fork)
 
 # %%
-# With these start methods, a worker gets the data set pickled. So the data
-# set class must be defined at the top level of a module or of the script.
-# It must not sit inside a function, nor under the guard, which the worker
-# skips.
-# :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`
+# With these start methods, a worker gets the data set pickled. So its class
+# must not sit inside a function, nor under the guard, which the worker
+# skips. :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`
 # starts processes the same way. It keeps the code they run in a module.
 #
-# .. detail:: Why the top level
+# .. detail:: Why not inside a function
 #
 #    Pickle stores a class by its module and name, not its code. Unpickling
-#    the data set in the worker looks the class up by that name.
+#    the data set in the worker looks the class up by that name. A class in
+#    a class has one, such as ``Outer.Inner``; one made in a function has none.
 
 # %%
 # .. check:: ``spawn`` and ``forkserver`` send the worker its data set pickled
@@ -345,20 +355,23 @@ if sys.platform != "win32":
         assert "reduction.dump(process_obj" in inspect.getsource(_module)
 
 # %%
-# .. check:: pickle stores a class by name; a class inside a function fails
+# .. check:: pickle stores a class by name; one in a class pickles, in a function not
 import pickle
 
-assert b"__main__" in pickle.dumps(WhoLoads())
-assert b"WhoLoads" in pickle.dumps(WhoLoads())
+assert all(name in pickle.dumps(WhoLoads()) for name in (b"__main__", b"WhoLoads"))
 
 
 def _local_dataset():
-    class Local(Dataset):
-        pass
+    class Local(Dataset): ...
 
     return Local()
 
 
+class _Outer:
+    class Inner(Dataset): ...  # nested in a class, not a function: it pickles
+
+
+assert type(pickle.loads(pickle.dumps(_Outer.Inner()))) is _Outer.Inner
 try:
     pickle.dumps(_local_dataset())
 except (AttributeError, pickle.PicklingError) as error:
