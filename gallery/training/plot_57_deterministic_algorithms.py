@@ -5,10 +5,7 @@ Deterministic algorithms and worker seeds
 After this page you can ask PyTorch for deterministic algorithms, and say
 which operations refuse. You can also say how a data loader seeds each
 worker, and what PyTorch promises about a run on another machine.
-
-This in-depth page goes further than
-:ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`.
-A first reading can skip it.
+A first reading can skip this in-depth page.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py` and
@@ -48,8 +45,8 @@ print(environment_summary(device))
 # ----------------------
 # Seeds fix the random numbers, not the arithmetic. A float32 sum is rounded
 # after every addition. So the same numbers, added in another order, can
-# give another result. An extreme case: in float32, ``1e8 + 1`` rounds back
-# to ``1e8``.
+# give another result. In float32, even ``1e8 + 1`` rounds back to
+# ``1e8``.
 big, one = torch.tensor(1e8), torch.tensor(1.0)
 print("(1e8 + 1) - 1e8 =", ((big + one) - big).item())
 print("(1e8 - 1e8) + 1 =", ((big - big) + one).item())
@@ -89,24 +86,27 @@ assert max(map(abs, errors)) < 1e-5 * abs(exact.item())
 # one memory location at once.
 #
 # :func:`torch.use_deterministic_algorithms` with ``True`` makes the operations
-# that its documentation lists use a deterministic alternative. Where there is
+# its documentation lists use a deterministic alternative. Where there is
 # none, they raise a :class:`RuntimeError`.
 # :func:`torch.are_deterministic_algorithms_enabled` says whether it is on.
 #
 # A few raise on the CPU too, such as :meth:`torch.Tensor.put_`.
 # ``target.put_(index, values)`` writes ``values`` at the positions ``index``
-# of ``target``, read as one flat row. With ``accumulate=False`` it raises,
-# even where no index repeats. Indexed assignment, ``index_put_``, has a
-# deterministic version: where an index repeats, the last value is written.
-# The page prints the first sentence of each message:
+# of ``target``, read as one flat row. With ``accumulate=False``, its
+# default, it raises, even where no index repeats.
 #
 # .. detail:: Others on the CPU
 #
-#    In 2.4 as in 2.13, two more raise on the CPU. One is ``resize_`` of a
-#    quantized tensor, which stores small integers and a scale. The other is
-#    :class:`torch.nn.MaxUnpool2d`, which puts back the largest values that a
-#    max pooling kept; its 1-d and 3-d siblings raise too. Where an index of
-#    ``put_`` repeats, which value lands is open.
+#    In 2.4 as in 2.13, two more raise on the CPU; the check tests them.
+#    One is ``resize_`` of a quantized tensor, which stores small integers
+#    and a scale. Max pooling keeps the largest value of each small block;
+#    :class:`torch.nn.MaxUnpool2d`, the other, puts those values back. Its
+#    1-d and 3-d siblings raise too. Where an index of ``put_`` repeats,
+#    which value lands is open.
+#
+# Indexed assignment, ``index_put_``, has a deterministic version. Where an
+# index repeats, the last value is written. The cell prints the error's
+# first sentence:
 torch.use_deterministic_algorithms(True)
 print("deterministic algorithms:", torch.are_deterministic_algorithms_enabled())
 target = torch.zeros(4)
@@ -167,22 +167,22 @@ assert torch.utils.deterministic.fill_uninitialized_memory
 # %%
 # On a CUDA GPU, keep ``torch.backends.cudnn.benchmark`` at its default,
 # ``False``. cuDNN is NVIDIA's library of neural-network kernels. It has
-# several algorithms for a convolution, a layer of image models: several
-# ways to compute the same result. With ``True``, cuDNN times them and keeps
-# the fastest, and the choice can differ from run to run. Deterministic mode
-# makes cuDNN choose deterministic ones, PyTorch's notes say.
+# several algorithms for a convolution, a layer of image models. With
+# ``True``, cuDNN times them and keeps the fastest; the choice can differ
+# from run to run.
 #
-# .. detail:: Older releases
+# .. detail:: cuDNN and cuBLAS in deterministic mode
 #
-#    In older releases, 2.4 among them, matrix products and other calls to
-#    cuBLAS, NVIDIA's matrix library, raise in deterministic mode with CUDA
-#    10.2 or later. The cure: set ``CUBLAS_WORKSPACE_CONFIG`` to ``:4096:8``
-#    or ``:16:8`` at launch, before cuBLAS is first called. 2.13 no longer asks.
+#    Deterministic mode makes cuDNN choose deterministic algorithms, PyTorch's
+#    notes say. cuBLAS is NVIDIA's matrix library. In older releases, 2.4 among
+#    them, its calls raise in deterministic mode with CUDA 10.2 or later,
+#    unless ``CUBLAS_WORKSPACE_CONFIG`` is ``:4096:8`` or ``:16:8`` before
+#    cuBLAS is first called. 2.13 no longer asks.
 
 # %%
 # .. check:: cuDNN benchmarking is off by default; 2.13 needs no cuBLAS setting
 assert not torch.backends.cudnn.benchmark
-if __name__ == "__main__" and torch.cuda.is_available():
+if torch.cuda.is_available():
     if torch.__version__ < (2, 13):  # older releases check it at the first call
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
     torch.ones(8, 8, device="cuda") @ torch.ones(8, 8, device="cuda")  # 2.13: no need
@@ -192,8 +192,8 @@ if __name__ == "__main__" and torch.cuda.is_available():
 # ------------------------------
 # Each pass over a loader, each :term:`epoch`, starts by drawing a base seed
 # from its ``generator``, even with ``num_workers=0``. With
-# ``persistent_workers=True``, only the first pass draws a base seed, since
-# the workers start only once. Then worker ``i``:
+# ``persistent_workers=True``, only the first pass draws one: the workers
+# start once. Then worker ``i``:
 #
 # 1. seeds its PyTorch generator and Python's :mod:`random` with the base
 #    seed plus ``i``;
@@ -202,9 +202,11 @@ if __name__ == "__main__" and torch.cuda.is_available():
 #
 # The site's ``seed_worker`` is a recipe of PyTorch's notes. It reseeds
 # Python and NumPy from the worker's PyTorch seed, :func:`torch.initial_seed`,
-# so one seed sets all three. Steps 1 and 2 already differ per worker. So the
-# recipe does not change whether draws repeat. NumPy takes seeds below
-# ``2**32``: ``% 2**32`` keeps the remainder.
+# so one seed sets all three. NumPy takes seeds below ``2**32``: ``% 2**32``
+# keeps the remainder. Steps 1 and 2 already seed each worker from the base
+# seed and its id. So one ``generator`` seed repeats the draws with or
+# without the recipe; it only picks other seeds. ``seed_worker_recipe`` is
+# this page's copy of it, for the next section.
 
 
 def seed_worker_recipe(worker_id: int) -> None:
@@ -227,7 +229,7 @@ np.random.set_state(_numpy_state)
 _generator = torch.Generator().manual_seed(0)
 list(DataLoader(range(4), generator=_generator))  # no workers, no shuffle: a draw
 assert _generator.get_state().ne(torch.Generator().manual_seed(0).get_state()).any()
-if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
+if "fork" in multiprocessing.get_all_start_methods():
 
     class Draws(torch.utils.data.Dataset):  # what each worker's generators give
         def __getitem__(self, index):
@@ -243,11 +245,12 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
     base = torch.empty((), dtype=torch.int64)
     base = base.random_(generator=torch.Generator().manual_seed(5)).item()
     plain, recipe = worker_draws(), worker_draws(seed_worker)
-    assert plain == worker_draws()  # the same generator seed, the same draws
+    assert (plain, recipe) == (worker_draws(), worker_draws(seed_worker))  # repeat
     assert [s for s, _, _ in plain] == [base, base + 1, base, base + 1]
     for worker, (_, first_random, _) in enumerate(plain[:2]):
         assert first_random == random.Random(base + worker).random()
     assert plain[0][2] != plain[1][2]  # NumPy's seeds differ too
+    assert plain != recipe  # the recipe picks other seeds
     for worker_seed, first_random, first_numpy in recipe[:2]:
         assert first_random == random.Random(worker_seed % 2**32).random()
         assert first_numpy == np.random.RandomState(worker_seed % 2**32).rand()
@@ -267,27 +270,25 @@ if __name__ == "__main__" and "fork" in multiprocessing.get_all_start_methods():
 # A ``spawn`` or ``forkserver`` worker receives the data set and
 # ``worker_init_fn`` pickled. :mod:`pickle` stores a function by its module and
 # name, not its code. A fresh Python imports ``tutorial_utils.reproducibility``
-# to find ``seed_worker``. It finds one from ``__main__`` only by running the
-# script again, as ``spawn`` and ``forkserver`` do. A notebook has no script.
+# to find ``seed_worker``. It finds a function of ``__main__`` only by running
+# the script again, as ``spawn`` and ``forkserver`` do. A notebook has no script.
 #
 # Below, ``pickle.dumps`` stores the recipe. :func:`subprocess.run` starts a
-# fresh Python, ``sys.executable``, and sends it the bytes as its standard
-# input, ``input=``. It fails in ``pickle.load``. The cell prints the last
-# line of its ``stderr``:
-if __name__ == "__main__":
-    pickled = pickle.dumps(seed_worker_recipe)
-    load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
-    fresh = subprocess.run(
-        [sys.executable, "-c", load], input=pickled, capture_output=True, check=False
-    )
-    print(fresh.stderr.decode().strip().splitlines()[-1])
+# fresh Python, ``sys.executable``, with the bytes as its standard input.
+# ``capture_output=True`` keeps what it prints. It fails in ``pickle.load``;
+# the cell prints the last line of its ``stderr``:
+pickled = pickle.dumps(seed_worker_recipe)
+load = "import pickle, sys; pickle.load(sys.stdin.buffer)"
+fresh = subprocess.run(
+    [sys.executable, "-c", load], input=pickled, capture_output=True, check=False
+)
+print(fresh.stderr.decode().strip().splitlines()[-1])
 
 # %%
 # .. check:: the recipe is stored by module and name; a fresh Python cannot find it
-if __name__ == "__main__":
-    assert b"__main__" in pickled  # stored by module and name
-    assert fresh.returncode != 0
-    assert b"seed_worker_recipe" in fresh.stderr
+assert b"__main__" in pickled  # stored by module and name
+assert fresh.returncode != 0
+assert b"seed_worker_recipe" in fresh.stderr
 
 # %%
 # A ``spawn`` worker is a fresh Python. So a setting made under the
@@ -295,39 +296,39 @@ if __name__ == "__main__":
 # :func:`torch.set_default_dtype`. Make such settings in
 # ``worker_init_fn`` if the workers need them.
 #
-# The probe below writes a small script with ``write_text``, runs it in a
-# fresh Python and prints its ``stdout``. What happens:
+# The probe below writes a script with ``write_text``, runs it in a
+# fresh Python and prints its ``stdout``:
 #
 # 1. The script prints ``__name__`` in its unguarded first line.
 # 2. Under the guard, it sets the default dtype to float64.
 # 3. It loads one sample, 3, in a ``spawn`` worker, which reruns the script
 #    as ``__mp_main__``: only the unguarded line runs.
-# 4. With ``batch_size=None``, the worker passes 3 alone to the collate
-#    function, ``torch.empty``: 3 elements in the worker's default dtype.
+# 4. With ``batch_size=None``, the worker passes the sample alone to the
+#    collate function.
+# 5. That function is ``torch.empty``.
+# 6. ``torch.empty(3)`` makes 3 elements in the worker's default dtype.
 probe_script = """
 import torch
 from torch.utils.data import DataLoader
 print("unguarded code runs in", __name__, flush=True)
 if __name__ == "__main__":
     torch.set_default_dtype(torch.float64)
-    probe = DataLoader([3], batch_size=None, collate_fn=torch.empty, num_workers=1)
-    probe.multiprocessing_context = "spawn"
-    (in_worker,) = list(probe)
+    loader = DataLoader([3], batch_size=None, collate_fn=torch.empty, num_workers=1)
+    loader.multiprocessing_context = "spawn"
+    (in_worker,) = list(loader)
     print("default dtype:", torch.get_default_dtype(), "| in the worker:", in_worker.dtype)
 """
-if __name__ == "__main__":
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "probe.py"
-        path.write_text(probe_script)
-        probe = subprocess.run([sys.executable, path], capture_output=True, check=True)
-    print(probe.stdout.decode().strip())
+with tempfile.TemporaryDirectory() as folder:
+    path = Path(folder) / "probe.py"
+    path.write_text(probe_script)
+    probe = subprocess.run([sys.executable, path], capture_output=True, check=True)
+print(probe.stdout.decode().strip())
 
 # %%
 # .. check:: the default dtype stays behind; a ``spawn`` worker reruns a script
-if __name__ == "__main__":
-    lines = ["unguarded code runs in __main__", "unguarded code runs in __mp_main__"]
-    lines.append("default dtype: torch.float64 | in the worker: torch.float32")
-    assert probe.stdout.decode().splitlines() == lines
+lines = ["unguarded code runs in __main__", "unguarded code runs in __mp_main__"]
+lines.append("default dtype: torch.float64 | in the worker: torch.float32")
+assert probe.stdout.decode().splitlines() == lines
 
 # %%
 # What PyTorch promises
@@ -337,20 +338,18 @@ if __name__ == "__main__":
 # seeds. Another build, CPU or GPU may run another kernel, which adds the same
 # numbers in another order. So keep what produced a run's numbers next to them:
 #
-# 1. the CPU thread count, named in the line that opened this page. It can
-#    change a sum;
-# 2. the CPU capability, from :func:`torch.backends.cpu.get_cpu_capability`:
-#    the vector instructions, which act on several numbers at once, that
-#    PyTorch chose its CPU kernels for. With another, one seed can draw other
-#    last bits;
+# 1. the CPU thread count, printed first on this page. It can change a sum;
+# 2. the CPU capability, from :func:`torch.backends.cpu.get_cpu_capability`.
+#    It names the vector instructions PyTorch's CPU kernels use. Each acts on
+#    several numbers at once. With another, one seed can draw other last bits;
 # 3. for an NVIDIA GPU, the version of CUDA, ``torch.version.cuda``, and
 #    that of cuDNN, from ``torch.backends.cudnn.version()``. A CPU build
 #    has neither.
 #
 # .. detail:: ROCm builds
 #
-#    For ROCm on AMD GPUs, keep HIP's version, ``torch.version.hip``, in
-#    place of CUDA's. There, cuDNN's version is MIOpen's.
+#    ROCm builds for AMD GPUs use HIP in place of CUDA, and MIOpen in place
+#    of cuDNN. Keep ``torch.version.hip``; cuDNN's version is then MIOpen's.
 capability = torch.backends.cpu.get_cpu_capability()
 cudnn = torch.backends.cudnn.version()
 print("CPU capability:", capability)
@@ -367,14 +366,14 @@ assert len(_sums) > 1
 assert f"{_threads} CPU thread" in environment_summary(device)
 assert torch.version.cuda or torch.version.hip or cudnn is None
 assert capability not in environment_summary(device)
-if __name__ == "__main__" and capability in ("AVX2", "AVX512"):
+if capability in ("AVX2", "AVX512"):
     draw = "import torch; torch.manual_seed(0); print(torch.randn(64).tolist())"
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}  # no AVX kernels
     plain = subprocess.check_output([sys.executable, "-c", draw], env=env, text=True)
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0)
         assert plain.strip() != str(torch.randn(64).tolist())
-if __name__ == "__main__" and torch.cuda.is_available():  # CPU and GPU differ
+if torch.cuda.is_available():  # CPU and GPU differ
     assert torch.version.hip is None or cudnn is not None  # MIOpen's version
     with torch.random.fork_rng(devices=[torch.cuda.current_device()]):
         torch.manual_seed(0)

@@ -4,18 +4,16 @@ Safe loading and safetensors
 
 After this page you can say what a ``.pt`` file holds, and why
 :func:`torch.load` with ``weights_only=True`` refuses most objects. You can
-also save weights as a safetensors file and read its header. This in-depth
-page goes further than
-:ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`. A
-first reading can skip it.
+also save weights as a safetensors file and read its header. A first
+reading can skip this in-depth page.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`.
 """
 
 # %%
-# This page computes on the CPU. It writes its files into a folder from
-# Python's ``tempfile.TemporaryDirectory``, and prints only file names.
+# This page computes on the CPU. It writes its files into a
+# ``tempfile.TemporaryDirectory`` folder and prints only file names.
 # safetensors is a separate library, not part of PyTorch.
 import contextlib
 import io
@@ -46,13 +44,12 @@ folder = Path(workdir.name)
 # %%
 # What a ``.pt`` file holds
 # -------------------------
-# A new ``NeuralNetwork(2, 2)`` has the same six tensors as the trained
-# model of the saving page, with other values. :func:`torch.save` writes
-# its :term:`state dict` as a zip archive.
-# Python's ``zipfile.ZipFile`` opens the archive, and its ``namelist``
-# method lists the entries:
+# A new ``NeuralNetwork(2, 2)`` has the six tensors of the saving page's model, with
+# other values. :func:`torch.save` writes its :term:`state dict` as a zip archive.
+# Python's ``zipfile.ZipFile`` opens the archive, and its ``namelist`` method lists
+# the entries. All sit in one folder, here ``model/``:
 #
-# - ``data.pkl`` is a :mod:`pickle`, Python's own format for objects. It
+# - ``data.pkl`` is a :mod:`pickle`, Python's format for objects. It
 #   describes the dictionary.
 # - Each ``data/N`` entry holds the bytes of one :term:`storage`, the block
 #   of memory a tensor's elements live in. Here each tensor has its own.
@@ -74,6 +71,7 @@ with zipfile.ZipFile(weights_path) as archive:
 # %%
 # .. check:: a pickle, one storage entry per tensor, small records; a view saves its whole storage
 with zipfile.ZipFile(weights_path) as archive:
+    assert {name.split("/")[0] for name in archive.namelist()} == {"model"}
     sizes = {i.filename.split("/", 1)[1]: i.file_size for i in archive.infolist()}
 entries = [name for name in sizes if name.startswith("data/")]
 assert entries == [f"data/{i}" for i in range(len(state))]
@@ -103,9 +101,9 @@ torch.save(Surprise(), surprise_path)
 # It rebuilds tensors and plain data such as ints, floats, strings, lists,
 # tuples, dicts and ``None``. It refuses any other function before calling it,
 # with a :class:`pickle.UnpicklingError`; :ref:`its atlas entry
-# <error-weights-only-load>` shows the fixes. The cell prints the message's
-# ``GLOBAL`` line, which names the function, up to "Please". Its wording
-# varies by version.
+# <error-weights-only-load>` shows the fixes. ``GLOBAL`` is the pickle
+# instruction that names a function or class. The cell prints the message's line
+# with ``GLOBAL``, up to "Please". Its wording varies by version.
 #
 # Did the file's ``print`` run? ``contextlib.redirect_stdout`` sends what is
 # printed into an ``io.StringIO`` buffer; ``getvalue`` reads it. It stays empty:
@@ -122,7 +120,8 @@ print(naming.strip().split(". Please")[0])
 print("printed while loading:", repr(captured.getvalue()))
 
 # %%
-# .. check:: the refusal names ``print``, and loading printed nothing
+# .. check:: the pickle names ``print`` by ``GLOBAL``, as does the refusal; nothing printed
+assert pickle.GLOBAL + b"__builtin__\nprint\n" in surprise_path.read_bytes()
 assert "print" in naming
 assert captured.getvalue() == ""
 
@@ -132,8 +131,8 @@ assert captured.getvalue() == ""
 # allows your own classes that you list and trust. A state dict needs none
 # of this, nor does a checkpoint of tensors and the plain data above.
 #
-# Without ``weights_only`` or ``pickle_module``, :func:`torch.load` uses your
-# version's default. ``torch.__version__`` names your version.
+# Without ``weights_only``, :func:`torch.load` uses your version's default;
+# ``torch.__version__`` names the version. Passing ``pickle_module`` makes it ``False``.
 #
 # - Since PyTorch 2.6 the default is ``True``: the load refuses this file.
 # - In torch 2.4 it is ``False``: the load runs the file's ``print``, and
@@ -225,8 +224,9 @@ for variable, options in cases:  # load the file with one variable set
 # A safetensors file has three parts, and nothing to execute:
 #
 # 1. eight bytes that give the length of the header;
-# 2. the header, a JSON text with each tensor's name, :term:`dtype`, shape
-#    and place in the file, and an optional dictionary of strings;
+# 2. the header, a JSON text. It gives each tensor's name, :term:`dtype`,
+#    shape and ``data_offsets``: where its bytes start and end, counted from
+#    the header's end. It can also hold a dictionary of strings;
 # 3. the raw bytes of the tensors.
 #
 # The cell below uses ``safetensors.torch``:
@@ -267,14 +267,14 @@ assert header["__metadata__"] == metadata  # the strings are in the header
 
 # %%
 # The dictionary takes tensors and nothing else. An epoch number goes into
-# the strings. A checkpoint full of numbers, lists and dicts is
+# the strings. A checkpoint of numbers, lists and dicts is
 # simpler as a :func:`torch.save` file. ``save_file`` also refuses:
 #
 # - two tensors that share memory, with a :class:`RuntimeError`. A model
 #   that uses one layer twice has such "tied" weights. ``save_model`` and
 #   ``load_model`` handle them.
-# - a tensor that is not :term:`contiguous`, with a :class:`ValueError`,
-#   as for a value that is not a tensor. Save its ``.contiguous()`` copy.
+# - a tensor that is not :term:`contiguous`, with a :class:`ValueError`.
+#   Save its ``.contiguous()`` copy.
 shared = torch.zeros(2)  # one tensor under two names, as tied weights are
 for bad in ({"epoch": 3}, {"a": shared, "b": shared}, {"t": torch.zeros(2, 3).t()}):
     try:
@@ -306,7 +306,7 @@ save_file({"t": torch.zeros(2, 3).t().contiguous()}, folder / "t.safetensors")
 # %%
 # The two files side by side
 # --------------------------
-# The figure draws the two files of the same weights to scale.
+# The figure draws both files to scale.
 #
 # - The ``.pt`` archive starts with its pickle. Each tensor's bytes follow
 #   in an entry of their own, uncompressed, between zip headers and a few
@@ -317,7 +317,7 @@ save_file({"t": torch.zeros(2, 3).t().contiguous()}, folder / "t.safetensors")
 # Both hold the same tensor bytes. The ``.pt`` file keeps the state dict's
 # order; safetensors has an order of its own. The rest is bookkeeping for
 # each tensor and for the file. It grows with the number of tensors, not
-# their size. So the files of a large model are almost all tensor bytes.
+# their size. So a large model's files are almost all tensor bytes.
 #
 # .. detail:: How the code finds and draws the parts
 #
