@@ -116,8 +116,8 @@ assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 # .. detail:: Other gradients, other settings
 #
 #    For a gradient that flips sign at every step, the terms partly cancel.
-#    These formulas hold with SGD's defaults: ``dampening=0``, which adds
-#    each ``g`` in full, and ``nesterov=False``, which steps by ``b``.
+#    These formulas hold with no weight decay and SGD's defaults:
+#    ``dampening=0`` adds each ``g`` in full; ``nesterov=False`` steps by ``b``.
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 curvature = torch.tensor([1.0, 10.0])
 sgd_momentum = torch.optim.SGD([w], lr=0.05, momentum=0.9)
@@ -151,8 +151,8 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
 # gradient, one of its square. It divides the first by ``sqrt(second) + eps``,
 # element by element. After a start-up correction, its first step moves each
 # element by ``lr * g / (abs(g) + eps)``: almost exactly ``lr`` for gradients
-# far above the default ``eps = 1e-8``. For them, Adam's step hardly depends on
-# the gradients' size; SGD's grows with it. :class:`torch.optim.AdamW` is Adam
+# far above the default ``eps = 1e-8``. For them, scaling every gradient by one
+# factor scales SGD's steps but not Adam's. :class:`torch.optim.AdamW` is Adam
 # with another kind of weight decay. Below, each optimiser takes 150 full-batch
 # steps from the same initial weights. Each recipe is a ``functools.partial``.
 #
@@ -194,17 +194,17 @@ ax.legend()
 plt.show()
 
 # %%
-# .. check:: Adam's step hardly changes with large gradients' scale; SGD's scales
+# .. check:: scaling every gradient scales SGD's steps, not Adam's; a jump moves > lr
 for make, factor in ((torch.optim.SGD, 100), (torch.optim.Adam, 1)):
     moves = []
     for scale in (1.0, 100.0):
-        q = torch.zeros(3, requires_grad=True)
-        opt = make([q], lr=0.1)
-        for _ in range(5):
-            q.grad = scale * torch.tensor([1.0, -0.5, 0.2])
+        opt = make([q := torch.zeros(1, requires_grad=True)], lr=0.1)
+        for g in [0.01] * 300 + [10.0]:  # small gradients, then a jump
+            before, q.grad = q.item(), scale * torch.tensor([g])
             opt.step()
-        moves.append(q.detach().clone())
+        moves.append(torch.tensor([q.item(), before - q.item()]))
     torch.testing.assert_close(moves[1], factor * moves[0])
+assert moves[0][1] > 1.5 * 0.1  # Adam's step at the jump: well over lr
 
 # %%
 # .. check:: Adam's first step: ``lr`` for large gradients, less near ``eps``

@@ -175,8 +175,8 @@ assert wrong.param_groups[0]["lr"] == 0.5 * warmup_cosine(1)
 # guards against that. :func:`torch.nn.utils.clip_grad_norm_` works in
 # three steps:
 #
-# 1. It measures the *total norm*: the Euclidean length of all the
-#    gradients, laid end to end as one vector.
+# 1. It measures the *total norm*: with the default ``norm_type=2``, the
+#    Euclidean length of all the gradients, laid end to end as one vector.
 # 2. If that norm is above ``max_norm``, it multiplies every gradient by one
 #    factor, which keeps their direction. For a usual ``max_norm``, the
 #    total norm becomes ``max_norm``, up to rounding.

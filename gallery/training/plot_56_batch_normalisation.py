@@ -96,8 +96,7 @@ torch.testing.assert_close(out.var(dim=0), variances * _n / (_n - 1))
 # one divided by ``N - 1``.
 #
 # That 10 % is the layer's ``momentum=0.1``. It is not an optimiser's
-# :term:`momentum` setting, though both keep a running average. Here it is
-# the weight of the newest batch.
+# :term:`momentum` setting: here 0.1 weights the new batch.
 print("running mean:", norm.running_mean)
 print("running var: ", norm.running_var)
 
@@ -111,6 +110,18 @@ assert _changed == {name for name, _ in norm.named_buffers()}
 assert norm.num_batches_tracked == 1
 torch.testing.assert_close(norm.running_mean, 0.1 * batch.mean(dim=0))
 torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
+
+# %%
+# .. check:: the estimate averages batches; SGD's momentum buffer sums gradients
+_layer = torch.nn.BatchNorm1d(1)
+_q = torch.zeros(1, requires_grad=True)
+_sgd = torch.optim.SGD([_q], lr=0.0, momentum=0.9)
+for _ in range(300):
+    _layer(torch.tensor([[0.0], [2.0]]))  # every batch has mean 1
+    _q.grad = torch.ones(1)  # every gradient is 1
+    _sgd.step()
+torch.testing.assert_close(_layer.running_mean, torch.tensor([1.0]))
+torch.testing.assert_close(_sgd.state[_q]["momentum_buffer"], torch.tensor([10.0]))
 
 # %%
 # Fed the same batch again and again, a new layer's running mean closes 10 %
