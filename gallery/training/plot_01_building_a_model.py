@@ -115,7 +115,7 @@ assert all(p.requires_grad for p in model.parameters())
 # %%
 # A linear layer has ``m·n + m`` parameters, or ``m·n`` with ``bias=False``.
 # :meth:`~torch.nn.Module.parameters` yields them without names, and one ``sum``
-# adds up their sizes. Over two thirds sit in the first layer, with most inputs.
+# adds up their sizes. Over two thirds sit in the first layer.
 #
 # .. detail:: Trainable and frozen parameters
 #
@@ -125,8 +125,8 @@ assert all(p.requires_grad for p in model.parameters())
 #    p.requires_grad`` to the sum below counts only the trainable ones. The
 #    optimiser of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
 #    updates each parameter that has a gradient. Freezing keeps a gradient
-#    already there, so freeze before the first backward pass, or once its
-#    ``zero_grad()`` has removed the gradients.
+#    already there. So freeze before the first backward pass, or once every
+#    ``.grad`` is ``None`` again, as that page's ``zero_grad()`` leaves it.
 
 
 def linear_parameters(n, m):
@@ -209,11 +209,10 @@ for hook in hooks:
 assert calls == [model.layers[0], model.layers[0], model]
 
 # %%
-# The output has a ``grad_fn``: autograd recorded a
-# :term:`computational graph`, because the parameters require gradients.
-# The graph keeps in memory what a backward pass needs, such as the input of
-# each linear layer. Using a model needs none of that. Inside
-# :class:`torch.no_grad`, nothing is recorded, and the numbers are the same:
+# The output has a ``grad_fn``: autograd recorded a :term:`computational graph`,
+# because the parameters require gradients. The graph keeps in memory what a backward
+# pass needs, such as each linear layer's input. Using a model needs none of that.
+# Inside :class:`torch.no_grad`, nothing is recorded, and the numbers are the same:
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
@@ -241,9 +240,10 @@ assert torch.func.functional_call(model, _detached, (X,)).grad_fn is None
 # :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
 # takes logits, not probabilities. For float32 logits 0, -200 and -300, the
 # softmax rounds the last two to exactly 0, and a log of 0 is infinite.
-# Instead, ``cross_entropy`` subtracts the row's largest logit from each
-# logit. From these it subtracts the log of the sum of their ``exp``. Here
-# that sum rounds to ``exp(0)``, which is 1, so the logits remain.
+# Instead, ``cross_entropy`` computes ``log_softmax``, the log-probabilities. It
+# subtracts the row's largest logit from each logit. From these it subtracts the log
+# of the sum of their ``exp``. Here that sum rounds to ``exp(0)``, which is 1, so the
+# logits remain.
 #
 # For probabilities, apply :func:`torch.softmax` over the class dimension,
 # ``dim=1``. It divides the ``exp`` of each logit by the row's sum. So entries

@@ -42,9 +42,10 @@ print(environment_summary(device))
 # :func:`~tutorial_utils.data.toy_tensors` and
 # :func:`~tutorial_utils.data.toy_datasets`: two features, two classes. A
 # :class:`~torch.utils.data.DataLoader` serves the five training samples in
-# shuffled :term:`batches <batch>` of two. The model is the site's
-# :class:`~tutorial_utils.models.NeuralNetwork` of the page before. Seeding
-# first fixes its initial weights and the batch order of every
+# shuffled :term:`batches <batch>` of two. A second one holds the test set.
+# The model is the site's :class:`~tutorial_utils.models.NeuralNetwork`, met
+# in :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
+# Seeding first fixes its initial weights and the batch order of every
 # :term:`epoch`.
 #
 # ``model.to(device)`` moves the parameters there in place. The
@@ -272,8 +273,8 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 # ``contourf`` shades it and ``contour`` draws the 50 % line, the decision
 # boundary. ``scatter`` adds the training points, filled in the site's
 # ``PALETTE`` colours, and the hollow test points. All are on their class's
-# side. ``colorbar`` adds the scale. Other arguments set only colours,
-# transparency and markers.
+# side. ``colorbar`` adds the scale. The other arguments only style the
+# plot.
 #
 # .. detail:: ``indexing="xy"`` and the ``*``
 #
@@ -315,24 +316,23 @@ with torch.no_grad():
 # %%
 # The loop as a helper
 # --------------------
-# Later pages use the site's helpers.
 # :func:`~tutorial_utils.training.train_one_epoch` runs the inner loop once.
 # :func:`~tutorial_utils.training.evaluate` runs the evaluation loop and
 # returns the mean loss and accuracy. :func:`~tutorial_utils.training.fit`
 # calls ``train_one_epoch`` once per epoch, reports each epoch, and returns
 # the history of mean losses and accuracies. Given an ``eval_loader``, it
-# also evaluates after every epoch. Below it gets none, so that from the
-# same seed it ends with the loop's weights. An evaluation would draw from
-# the global random generator, changing later shuffles.
+# also evaluates after every epoch. Below it gets none. An evaluation would
+# draw from the global random generator and change later shuffles. So from
+# the same seed, ``fit`` ends with the loop's weights.
 #
 # .. detail:: Which passes draw
 #
 #    - Each pass over this page's loaders draws from the global generator,
 #      even over the test loader, which does not shuffle.
 #    - A loader with its own ``generator`` draws from that instead.
-#    - ``persistent_workers=True`` keeps a loader's worker processes, which load
-#      batches in parallel, alive between passes. One that does not shuffle
-#      then draws only on its first pass.
+#    - Worker processes load batches in parallel. ``persistent_workers=True``
+#      keeps a loader's workers alive between passes. A loader that does not
+#      shuffle then draws only on its first pass.
 torch.manual_seed(123)
 model_fit = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer_fit = torch.optim.SGD(model_fit.parameters(), lr=0.5)

@@ -40,7 +40,7 @@ print(environment_summary(device))
 #    and ``|e| - 1/2`` for large ones. Its ``delta``, 1 by default, is where small ends.
 #
 # Each then averages over the ``n`` elements, so each element's gradient holds a factor
-# ``1 / n``. Below, four predictions, one of them an outlier 4 away from its target.
+# ``1 / n``. Below, four predictions, one an outlier 4 away from its target.
 # :func:`torch.autograd.grad` returns a tuple with the :term:`gradient` of each loss
 # with respect to the predictions. ``.detach()`` gives the errors untracked by autograd.
 target = torch.tensor([1.0, 2.0, 3.0, 4.0])
@@ -71,15 +71,14 @@ for _loss_fn, (_per_element, _derivative) in _formulas.items():
 
 # %%
 # Under MSE, the outlier's gradient is ``2 · 4 / n``, ten times that of the error -0.4.
-# It outweighs the other three together. Under L1, every error pulls with ``1 / n``.
-# Under Huber, every error beyond 1 does. So an outlier pulls no harder than a modest
-# error.
+# Under L1, every error pulls with ``1 / n``. Under Huber, every error beyond 1 does.
+# So an outlier pulls no harder than a modest error.
 #
-# The figure draws each loss and its derivative against the error. ``reduction="none"``
-# makes a loss return one value per element, not their mean. Each value depends on its
-# own error alone, so the gradient of their sum holds each one's derivative. Matplotlib
-# refuses a tensor that requires gradients, hence ``.detach()``. Huber's derivative has
-# no jump.
+# The figure draws each loss and its derivative against the error. The errors go in as
+# predictions against targets of 0. ``reduction="none"`` makes a loss return one value
+# per element, not their mean. Each value depends on its own error alone. So the
+# gradient of their sum holds each one's derivative. Matplotlib refuses a tensor that
+# requires gradients, hence ``.detach()``. Huber's derivative has no jump.
 errors = torch.linspace(-3, 3, 601, requires_grad=True)
 fig, (ax_loss, ax_grad) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for colour, (name, loss_fn) in zip(PALETTE[5:], losses.items(), strict=True):
@@ -106,9 +105,9 @@ assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of
 # Predictions and targets should have the same :term:`shape`. A model with one output
 # returns a column of shape ``(N, 1)`` for ``N`` examples. Against targets of shape
 # ``(N,)``, :term:`broadcasting` makes an N-by-N table that compares every prediction
-# with every target. MSE, L1 and Huber warn. For ``N`` above 1, they compute the wrong
-# number all the same. Below, ``unsqueeze(1)`` turns the predictions into such a column.
-# The fix is ``squeeze(1)``, which removes dimension 1 again.
+# with every target. All three warn, yet compute the wrong number for ``N`` above 1.
+# Below, ``unsqueeze(1)`` turns the predictions into such a column. The fix is
+# ``squeeze(1)``, which removes dimension 1 again.
 #
 # .. detail:: Recording the warnings
 #
@@ -154,7 +153,6 @@ assert len(_one) == 1
 # these logits and, most often, one class index per example. The indices have shape
 # ``(N,)``, dtype int64 and values from 0 to ``C - 1``. :func:`torch.tensor` and a
 # :class:`~torch.utils.data.DataLoader` make int64 from Python integers.
-# :class:`torch.nn.CrossEntropyLoss` is the same loss as a module.
 #
 # .. detail:: What cross-entropy computes
 #
@@ -279,11 +277,15 @@ assert torch.tensor(float("inf")).round().isinf()  # so inf passes: "finite labe
 # ----------------------------
 # For a yes-or-no question, the model outputs one logit per example. The target ``y`` is
 # 0 or 1, with the logits' float dtype and shape. For a probability ``p`` of yes, the
-# loss is binary cross-entropy (BCE): ``-(y log p + (1 - y) log(1 - p))``.
-# :class:`torch.nn.BCEWithLogitsLoss` takes the logits. :class:`torch.nn.BCELoss` takes
-# probabilities, so it needs a :term:`sigmoid` first: :func:`torch.sigmoid`. For
-# moderate logits the two agree. Integer targets (:ref:`atlas <error-result-type-cast>`)
-# and a column of targets (:ref:`atlas <error-bce-target-size>`) raise errors in both.
+# loss is binary cross-entropy (BCE): ``-(y log p + (1 - y) log(1 - p))``. With ``y``
+# 0 or 1, only one term survives.
+#
+# 1. :class:`torch.nn.BCEWithLogitsLoss` takes the logits.
+# 2. :class:`torch.nn.BCELoss` takes probabilities, so it needs a :term:`sigmoid`
+#    first: :func:`torch.sigmoid`. For moderate logits the two agree.
+# 3. Integer targets (:ref:`atlas <error-result-type-cast>`) and a column of targets
+#    (:ref:`atlas <error-bce-target-size>`) raise errors in both.
+#
 # Below, each loss module is made, then called at once.
 torch.manual_seed(1)
 scores = torch.randn(6)  # one logit per example
@@ -320,12 +322,12 @@ for _loss_fn, _given, _bad in [*_cases, (_nn.BCELoss(), _p, answers.double())]:
 # 3. :class:`~torch.nn.BCELoss` clamps the log at -100. So it reports 100,
 #    for a logit of 16.7 as for 1,000.
 #
-# The gradient is lost too. The sigmoid's derivative ``p (1 - p)`` is 0 once ``p`` is
-# 1.0. So a confidently wrong example gets a gradient of 0 and teaches the model
-# nothing. From the logit, the gradient is ``p - y``, here close to 1. The functions
+# The gradient is lost too. Through BCELoss, it holds the sigmoid's derivative
+# ``p (1 - p)``. That is 0 once ``p`` is 1.0. A huge logit with target 0 is confidently
+# wrong, yet gets a gradient of 0. From the logit, the gradient is ``p - y``, here
+# close to 1. The table prints 8 significant digits. The functions
 # :func:`~torch.nn.functional.binary_cross_entropy_with_logits` and
-# :func:`~torch.nn.functional.binary_cross_entropy` compute the same two losses. The
-# table prints each value to 8 significant digits.
+# :func:`~torch.nn.functional.binary_cross_entropy` compute the same two losses.
 big = torch.tensor([16.0, 16.6, 16.7, 1000.0], requires_grad=True)
 no = torch.zeros(4)  # target 0, the answer "no", for all four
 p = torch.sigmoid(big)
