@@ -45,8 +45,8 @@ print(environment_summary(device))
 #
 # .. detail:: Parameters without a gradient
 #
-#    ``step`` skips a parameter whose ``.grad`` is ``None``, weight decay
-#    included. :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad`` to
+#    ``step`` skips a parameter whose ``.grad`` is ``None``, even its weight
+#    decay, a pull towards 0 taught below. :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad`` to
 #    ``None``, as on the training-loop page.
 digits = load_digits_tensors(seed=0)
 X, y = digits.train_features, digits.train_labels
@@ -84,9 +84,9 @@ assert model(X).shape == (1347, 10)
 #
 # .. detail:: Why exactly
 #
-#    The rate 0.5 is a power of two. So ``0.5 * p.grad`` is exact, except
-#    for gradients so tiny that halving them leaves float32's normal range,
-#    its full-precision sizes. At a rate such as 0.1, the product is rounded.
+#    The rate 0.5 is a power of two. So ``0.5 * p.grad`` is exact for all but
+#    the tiniest gradients. Halving those leaves float32's full-precision sizes.
+#    At a rate such as 0.1, the product is rounded.
 
 # %%
 # .. check:: exact here; ``0.5 * g`` is exact unless tiny, ``0.1 * g`` is rounded
@@ -108,10 +108,9 @@ assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 # grows towards ``g / (1 - mu)``: ten times ``g`` for ``mu = 0.9``.
 #
 # Below, the loss is ``0.5 * (curvature * w**2).sum()``, with ``curvature``
-# equal to ``[1, 10]``. So one direction curves ten times more sharply, a case
-# momentum is meant to help. Its gradient is ``curvature * w``. ``w_hand`` is a
-# ``.clone()``, since ``detach`` alone shares the memory that ``step`` changes.
-# Three steps both ways:
+# equal to ``[1, 10]``. So one direction curves ten times more sharply. Its
+# gradient is ``curvature * w``. ``w_hand`` is a ``.clone()``, since ``detach``
+# alone shares the memory that ``step`` changes. Three steps both ways:
 #
 # .. detail:: Other gradients, other settings
 #
@@ -149,12 +148,13 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
 # ----------------------------
 # :class:`torch.optim.Adam` keeps two running averages per parameter: one of the
 # gradient, one of its square. It divides the first by ``sqrt(second) + eps``,
-# element by element. After a start-up correction, its first step moves each
-# element by ``lr * g / (abs(g) + eps)``: almost exactly ``lr`` for gradients
-# far above the default ``eps = 1e-8``. For them, scaling every gradient by one
-# factor scales SGD's steps but not Adam's. :class:`torch.optim.AdamW` is Adam
-# with another kind of weight decay. Below, each optimiser takes 150 full-batch
-# steps from the same initial weights. Each recipe is a ``functools.partial``.
+# element by element; ``eps`` keeps it from dividing by zero. After a start-up
+# correction, its first step moves each element by ``lr * g / (abs(g) + eps)``. That
+# is almost exactly ``lr`` for gradients far above ``eps = 1e-8``. Scaling them all
+# by one factor scales SGD's steps but not Adam's. :class:`torch.optim.AdamW` is
+# Adam with another weight decay, a pull of every weight towards 0, taught below.
+# Each optimiser takes 150 full-batch steps from the same initial weights. The
+# figure has one curve per optimiser, on a log y-axis.
 #
 # .. detail:: Adam's averages
 #
@@ -219,8 +219,8 @@ torch.testing.assert_close(q.detach(), 1 - first_step)
 torch.testing.assert_close(q.detach()[3:], torch.tensor([1 - 0.05, 1.0]))
 
 # %%
-# At these rates, plain SGD ends far behind: its last loss is more than five
-# times each of the others'. SGD with momentum ends lowest. Adam and AdamW
+# At these rates, plain SGD's last loss is over five times each of the
+# others'. SGD with momentum ends lowest. Adam and AdamW
 # end within 10 % of each other. Other rates can change the order: Adam at
 # 0.03 ends lowest of all.
 
@@ -247,18 +247,19 @@ assert last_loss.item() < lowest
 # %%
 # Weight decay: Adam against AdamW
 # --------------------------------
-# :term:`Weight decay <weight decay>` pulls the weights towards zero. It
-# comes in two forms, for a weight ``p`` with gradient ``g``:
+# :term:`Weight decay <weight decay>` comes in two forms, for a weight ``p``
+# with gradient ``g``:
 #
 # 1. The L2 form, used by SGD and Adam with ``weight_decay=wd``, adds
-#    ``wd * p`` to ``g``: the gradient of ``wd / 2 * (p**2).sum()``.
+#    ``wd * p`` to ``g``: the gradient of ``wd / 2 * (p**2).sum()``. The sum
+#    of squares is the squared L2 length, hence the name.
 # 2. The decoupled form multiplies ``p`` by ``1 - lr * wd``, then steps
 #    with ``g`` alone. AdamW does this.
 #
 # For plain SGD the two forms give the same update:
 # ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``. For Adam
 # they differ, because Adam divides by the gradient's size. Below, each
-# takes one step from three weights equal to 1.
+# takes one step from three weights equal to 1, ``p.grad`` set by hand.
 #
 # .. detail:: The formulas of the first step
 #
@@ -313,10 +314,10 @@ assert 1 - q.item() / previous > 5 * lr * wd
 # %%
 # The first weight has a zero gradient, so only the decay moves it. SGD and
 # AdamW move it by ``lr * wd * p``. Adam adds ``wd * p`` to the gradient, then
-# divides the sum by its size, like any gradient: a full step of ``lr``. On the
-# others, with gradients far above ``eps``, Adam steps ``lr`` downhill, as with
-# ``wd = 0``. AdamW also takes ``lr * wd * p`` off. So Adam's L2 decay depends
-# on the gradients; AdamW's does not.
+# divides the sum by its size, like any gradient: a full step of ``lr``. The
+# other two weights have gradients 0.1 and -1. Adding ``wd * p``, 0.01, keeps
+# their signs, so Adam steps ``lr`` downhill, as with ``wd = 0``. AdamW also
+# takes ``lr * wd * p`` off. So Adam's L2 decay depends on the gradients.
 #
 # AdamW decays by default, with ``weight_decay=0.01``, and Adam does not:
 # their runs above differ only there.
@@ -346,14 +347,13 @@ torch.testing.assert_close(twins[0], twins[1])
 # %%
 # No decay for the biases
 # -----------------------
-# Decay is meant to keep weights small. A bias only shifts an output, so leaving
-# biases undecayed is common practice. An optimiser can hold several *parameter
-# groups*, each with its own settings. It then takes one dictionary per group:
-# its ``"params"`` and the settings it changes. The settings a group does not
-# name come from the optimiser's keyword arguments. ``optimizer.param_groups``
-# lists the groups.
+# A bias only shifts an output, so biases are commonly left undecayed. An
+# optimiser can hold several *parameter groups*, each with its own settings.
+# It then takes one dictionary per group: its ``"params"`` and the settings it
+# changes. The settings a group does not name come from the optimiser's keyword
+# arguments. ``optimizer.param_groups`` lists the groups.
 #
-# Here, each name from :meth:`~torch.nn.Module.named_parameters` ends in
+# Each name from :meth:`~torch.nn.Module.named_parameters` ends in
 # ``weight`` or ``bias``: a test on the name sorts them.
 #
 # .. detail:: Other layers' names

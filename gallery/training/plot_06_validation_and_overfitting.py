@@ -59,14 +59,16 @@ assert isinstance(train_set, Subset)
 assert set(train_set.indices).isdisjoint(val_set.indices)
 
 # %%
-# The split is not stratified: each digit's share of the validation set is
-# only roughly its overall share. :func:`torch.bincount` counts each digit.
+# The split is not stratified: each digit's share of the validation set is only
+# roughly its overall share. :func:`torch.bincount` counts each digit among the
+# validation labels, ``digits.train_labels[val_set.indices]``.
 #
 # .. detail:: How fractions become lengths
 #
 #    Each fraction times the length is rounded down, in floating point. The
 #    items left over go one each to the parts, from the first. ``0.29 * 100``
-#    falls just short of 29, so 0.71 and 0.29 of 100 items give 72 and 28.
+#    falls just short of 29, so 0.71 and 0.29 of 100 items round to 71 and 28.
+#    The 1 item left over goes to the first part: 72 and 28.
 #    Fractions whose float sum is just above 1, such as 0.33, 0.56 and 0.11,
 #    are refused with a message about lengths.
 per_digit = torch.bincount(digits.train_labels[val_set.indices])
@@ -96,11 +98,12 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # %%
 # Learning curves
 # ---------------
-# To overfit quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150
-# training images: a ``Subset`` of ``train_set``. Its two hidden layers of 256
-# give it over 500 parameters per image. The images form one :term:`batch`, so
-# an :term:`epoch` is one step of Adam. Each epoch ends with a validation pass
-# in :meth:`~torch.nn.Module.eval` mode, under :class:`torch.inference_mode`: it
+# To overfit is to fit the training images so closely that new ones do worse. To
+# do so quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150 training
+# images: a ``Subset`` of ``train_set``. Its two hidden layers of 256 give it
+# over 500 parameters per image. The images form one :term:`batch`, so an
+# :term:`epoch` is one step of Adam. Each epoch ends with a validation pass in
+# :meth:`~torch.nn.Module.eval` mode, under :class:`torch.inference_mode`: it
 # records no :term:`computational graph`, as :class:`torch.no_grad` does.
 #
 # .. detail:: Inference tensors
@@ -161,8 +164,7 @@ assert "saved for backward" in _message
 # :term:`learning curves <learning curve>`. The training loss, measured
 # before each step, falls at every epoch to below 0.01. The validation loss
 # falls to its lowest point, then rises to over 1.5 times that. The parting
-# is :term:`overfitting`: the model fits its training images ever closer,
-# and new images worse. Yet the validation accuracy stays within two points
+# is :term:`overfitting`. Yet the validation accuracy stays within two points
 # of its best-epoch value. ``axvline`` marks the best epoch.
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.3), layout="constrained")
 x = range(1, epochs + 1)
@@ -252,17 +254,16 @@ torch.testing.assert_close(restored.loss, best_loss, rtol=1e-6, atol=0)
 assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in place
 
 # %%
-# Training stopped five epochs after the best epoch marked in the figure.
-# Why did the validation loss rise while the accuracy held? Below, the
-# restored model meets the epoch-60 model on the validation images.
-# ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips it.
-# ``reduction="none"`` gives one loss per image. ``amax(dim=1)`` takes each
-# row's largest probability: the confidence in the answer.
+# Training stopped five epochs after the figure's best epoch. Why did the validation
+# loss rise while the accuracy held? Below, the restored and epoch-60 models meet the
+# validation images. ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips
+# it. ``reduction="none"`` gives one loss per image. ``amax(dim=1)`` takes each row's
+# largest probability: the confidence in the answer.
 #
-# The model of epoch 60 gets fewer images wrong, but more confidently. And
-# cross-entropy punishes a confident mistake heavily. Summed over the images
-# each model gets wrong, the epoch-60 model's loss is over twice the other's.
-# So "best" means the lowest validation loss, not the highest accuracy.
+# The model of epoch 60 gets fewer images wrong, but more confidently. And cross-entropy
+# punishes a confident mistake heavily. Summed over the images each model gets wrong,
+# the epoch-60 model's loss is over twice the other's. On the rest, it is lower. So
+# "best" means the lowest validation loss, not the highest accuracy.
 val_features, val_labels = next(iter(val_loader))
 found = []
 for net, trained_for in ((model, best_epoch), (wide, epochs)):
@@ -292,13 +293,12 @@ assert late[3] < early[3]  # less on the rest
 # %%
 # Dropout in training and evaluation mode
 # ---------------------------------------
-# :term:`Dropout <dropout>` is a common way to reduce overfitting. It is
-# meant to stop a network relying on any one element. A new module is in
-# :term:`training mode`, where :class:`torch.nn.Dropout` sets each element
-# to zero with probability ``p``, independently of the others. It multiplies
-# the others by ``1 / (1 - p)``. That keeps each element's average over many
-# draws. In evaluation mode it returns its input unchanged. ``unique()``
-# lists a tensor's distinct values.
+# :term:`Dropout <dropout>` is a common way to reduce overfitting. A new module
+# is in :term:`training mode`, where :class:`torch.nn.Dropout` sets each element
+# to zero with probability ``p``, independently of the others. It multiplies the
+# others by ``1 / (1 - p)``. That keeps each element's average over many draws.
+# In evaluation mode it returns its input unchanged. ``unique()`` lists a
+# tensor's distinct values.
 #
 # .. detail:: Infinite inputs, and ``p = 1``
 #

@@ -52,12 +52,11 @@ folder = Path(workdir.name)
 #    ``shuffle=True`` draws each epoch's order from it. For a loader with its
 #    own ``generator``, save and restore that one's state too.
 #
-# The run below trains ``NeuralNetwork(2, 2)`` on the toy data of
-# ``toy_datasets()``. :func:`~tutorial_utils.training.train_one_epoch` trains
-# one epoch and returns the mean :term:`loss` of its samples. After three of
-# eight epochs, the run saves a checkpoint with :func:`torch.save`. The
-# state dicts hold the model's and the optimiser's own tensors. So save right
-# after the epoch, before training changes them.
+# The run below trains ``NeuralNetwork(2, 2)`` on the toy data of ``toy_datasets()``.
+# :func:`~tutorial_utils.training.train_one_epoch` trains one epoch and returns the mean
+# :term:`loss` of its samples. After three of eight epochs, the run saves a checkpoint
+# with :func:`torch.save`. The state dicts hold the model's and the optimiser's own
+# tensors. So save right after the epoch, before training changes them.
 loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
 torch.manual_seed(0)
@@ -139,8 +138,9 @@ assert resumed_losses == losses[start:]
 # %%
 # Resuming from the weights alone
 # -------------------------------
-# Resuming from the weights alone builds a fresh optimiser: no momentum yet.
-# The new process's random state stays, so the batches come in another order:
+# Resuming from the weights alone builds a fresh optimiser: no momentum yet. The new
+# process's random state stays, so the batches come in another order. In this run the
+# loss is then above the uninterrupted run's at every epoch, but that is no rule:
 torch.manual_seed(999)
 from_weights = NeuralNetwork(2, 2)
 from_weights.load_state_dict(checkpoint["model"])

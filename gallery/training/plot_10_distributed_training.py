@@ -57,7 +57,8 @@ print(environment_summary(torch.device("cpu")))
 # A *sampler* picks which indices a loader reads. A
 # :class:`~torch.utils.data.distributed.DistributedSampler` gives each
 # process a share of the data set. Its ``num_replicas`` is the world size;
-# its ``rank`` is the process rank. It shuffles the indices from its
+# its ``rank`` is the process rank. Here one process builds both processes'
+# samplers, to show their shares. It shuffles the indices from its
 # ``seed`` and the :term:`epoch`, which
 # :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch` sets.
 # Each process takes every second index of that order, starting at its
@@ -86,10 +87,6 @@ with torch.random.fork_rng(devices=[]):
 # With plain DDP, every process must take the same number of steps: each
 # step waits for every process's gradients. Five samples do not split
 # evenly, so the sampler pads the order to six by repeating its first index.
-# The site's helper ``draw_tensors`` draws the shares, one row per epoch.
-# Process rank 0 starts at the order's first index, so ``tables[0][:, :1]``
-# holds each epoch's repeated index. ``(table == repeated).long()`` is 1
-# where a share holds it; ``groups`` gives those cells their own colour.
 #
 # .. detail:: Cutting instead of padding, and uneven shares
 #
@@ -99,6 +96,11 @@ with torch.random.fork_rng(devices=[]):
 #    Inside the context manager ``DistributedDataParallel.join()``, the
 #    processes may have different numbers of batches. A process that has
 #    run out keeps answering the others' gradient exchanges.
+#
+# The site's helper ``draw_tensors`` draws the shares, one row per epoch.
+# Process rank 0 starts at the order's first index, so ``tables[0][:, :1]``
+# holds each epoch's repeated index. ``(table == repeated).long()`` is 1
+# where a share holds it; ``groups`` gives those cells their own colour.
 tables = [torch.tensor([shares[epoch, rank] for epoch in range(3)]) for rank in (0, 1)]
 repeated = tables[0][:, :1]  # the first index of each epoch's order
 twice = [(table == repeated).long() for table in tables]
@@ -150,7 +152,7 @@ assert never_used
 # process group with :func:`~torch.distributed.init_process_group`. That
 # call names the *backend*, the library that moves tensors between
 # processes. Here it is ``gloo``, the backend for CPUs. ``train_rank``
-# trains in the function ``_train``, on its ``device``: the CPU here. Then
+# trains in the function ``_train``, here on the CPU. Then
 # it leaves the group with :func:`~torch.distributed.destroy_process_group`.
 # Here is the middle of ``_train``, from Python's ``inspect.getsource``:
 #
@@ -180,9 +182,9 @@ assert "disable gradient synchronizations" in no_sync
 # %%
 # It is the loop of the earlier pages with four changes:
 #
-# 1. The model is wrapped in DDP. ``device_ids`` names the GPU the model
-#    lives on, ``device.index``. Where ``device.type`` is not ``"cuda"``, it
-#    is ``None``. The seed ``seed + rank`` gives the processes different
+# 1. The model is wrapped in DDP. On a GPU, ``device_ids`` names the model's
+#    GPU, ``device.index``. On the CPU, ``device_ids`` is ``None``.
+#    The seed ``seed + rank`` gives the processes different
 #    weights, to show DDP replacing them.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
@@ -191,7 +193,7 @@ assert "disable gradient synchronizations" in no_sync
 # 4. ``loss.backward()`` also averages the gradients over the processes.
 #
 # Lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
-# ``losses`` only record what happened, for the report.
+# ``losses`` only record what happened.
 
 # %%
 # Two processes, for real
@@ -219,9 +221,11 @@ assert ":class:`TimeoutError` raised" in run_ddp_doc
 # Each process used the shares above and got its own loss. A report
 # also holds all parameters as one vector: ``initial_parameters``,
 # ``synced_parameters`` right after wrapping, and ``parameters`` after
-# training. The processes' vectors differ at first and end bit for bit the
-# same. After wrapping, both hold process rank 0's initial ones: the middle
-# line checks process rank 1's.
+# training. The three lines compare the processes:
+#
+# 1. As initialised, their parameters differ.
+# 2. After wrapping, process rank 1 holds process rank 0's initial ones.
+# 3. After training, they are equal bit for bit.
 first, second = reports
 stages = {
     "as initialised": (first.initial_parameters, second.initial_parameters),
@@ -248,12 +252,11 @@ assert torch.equal(first.parameters, second.parameters)
 # :func:`~torch.nn.functional.cross_entropy` averages over the samples, and
 # the shares have equal sizes. So the mean of the two gradients is the
 # gradient of the mean loss over all six samples. One process that trains
-# on both shares from process rank 0's weights should match DDP.
+# on both shares from process rank 0's weights should match DDP. Its loss
+# should equal the two processes' mean loss.
 #
 # The site's ``toy_tensors`` returns the toy data as tensors.
-# :func:`~torch.nn.utils.parameters_to_vector` puts all parameters in one
-# vector. :func:`torch.testing.assert_close` checks that two tensors are
-# equal within small default tolerances.
+# :func:`~torch.nn.utils.parameters_to_vector` puts all parameters in one vector.
 X_train, y_train, _, _ = toy_tensors()
 torch.manual_seed(123)  # process rank 0's seed
 single = NeuralNetwork(2, 2)
@@ -298,8 +301,8 @@ assert 50 * torch.finfo(torch.float32).eps < 9e-6
 #    averages over all six samples at once. Adding in another order can
 #    change the last bits.
 #
-# That process trained on the *padded* shares. On the five samples of the
-# data set it ends elsewhere:
+# That process trained on the *padded* shares. On the five samples alone, it
+# ends elsewhere:
 torch.manual_seed(123)
 plain = NeuralNetwork(2, 2)
 optimizer = torch.optim.SGD(plain.parameters(), lr=0.5)
@@ -320,7 +323,8 @@ assert gap > 1e-3
 # DDP trains like one process on the *global* batch: all the shares
 # together, padding included. This holds when:
 #
-# 1. the loss is a plain mean over each process's samples, without weights;
+# 1. the loss is a plain mean over each process's samples, with no class
+#    weights, ``cross_entropy``'s ``weight=`` argument;
 # 2. the model treats each sample on its own: no batch normalisation;
 # 3. it uses no randomness such as dropout.
 #
@@ -332,8 +336,8 @@ assert gap > 1e-3
 #    With a summed loss, ``reduction="sum"``, the DDP gradient is the
 #    one-process gradient divided by the world size. With class weights,
 #    ``cross_entropy(..., weight=...)`` divides each share's loss by that
-#    share's total weight, so the two means do not average to the global
-#    one. Dropout draws its masks in each process from that process's
+#    share's total weight. The two shares' means then do not average to the
+#    global one. Dropout draws its masks in each process from that process's
 #    generator. With :term:`batch normalisation` in training mode, each
 #    process normalises with the statistics of its own share, so the results
 #    differ by more than rounding. ``torch.nn.SyncBatchNorm`` shares those
