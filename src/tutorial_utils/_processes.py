@@ -3,8 +3,11 @@
 What :mod:`tutorial_utils.distributed` needs to run its training processes
 safely, from any program: a free TCP port on this machine, processes started
 with the ``"spawn"`` start method and stopped at a deadline, and a command
-run in a session of its own, so that a timeout, Ctrl-C or a build's stop
-ends it and every process it started. None of this imports torch.
+run in a session of its own, so that a timeout, Ctrl-C or any other
+exception in the caller (such as the build's time limit on a page) ends it
+and every process it started. A signal that ends Python without an
+exception, such as SIGTERM, does not: then only the launcher's own deadline
+stops the processes. None of this imports torch.
 """
 
 from __future__ import annotations
@@ -137,7 +140,7 @@ def run_stoppable(
     )
     try:
         _, stderr = process.communicate(timeout=timeout)
-    except BaseException:  # a timeout, Ctrl-C, a build's stop
+    except BaseException:  # a timeout, Ctrl-C, a page's time limit
         if os.name == "posix":
             os.killpg(process.pid, signal.SIGKILL)
         else:
