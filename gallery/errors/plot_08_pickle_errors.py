@@ -124,9 +124,12 @@ import inspect
 
 loader_iterator = torch.utils.data.dataloader._MultiProcessingDataLoaderIter
 source = inspect.getsource(loader_iterator.__init__)
-process_arguments = source[source.index("Process(") : source.index("w.daemon")]
+# The block that starts each worker: torch 2.14 wraps the data set in a list.
+start = source[
+    source.index("for i in range(self._num_workers)") : source.index("w.daemon")
+]
 for name in ("dataset", "collate_fn", "worker_init_fn"):
-    assert f"self._{name}," in process_arguments
+    assert f"self._{name}" in start
 
 # %%
 # .. check:: a function made inside another one fails as this Python words it
