@@ -58,8 +58,8 @@ print(environment_summary(torch.device("cpu")))
 #    The variance ``σ² / (σ² + eps)`` is almost 1 unless the feature barely
 #    varies in the batch. A constant feature comes out as one value for all
 #    samples. In exact arithmetic it is 0. But the mean is rounded, and
-#    dividing by ``√eps`` magnifies that error. A feature equal to 10000.1
-#    in every sample comes out above 0.01.
+#    dividing by ``√eps`` magnifies that error. With the CPU's vector code,
+#    a feature equal to 10000.1 in every sample comes out above 0.01.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -82,7 +82,7 @@ assert _constant.var() == 0  # one value for all samples
 assert _constant.abs().max() < 1e-3  # 0 but for rounding
 _large = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 10000.1)).detach()
 assert _large.var() == 0
-assert _large.abs().min() > 0.01
+assert _large.abs().min() > 0.01 or torch.backends.cpu.get_cpu_capability() == "DEFAULT"
 _n = len(batch)
 torch.testing.assert_close(out.var(dim=0), variances * _n / (_n - 1))
 
