@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import pickle
 from pathlib import Path
 
@@ -70,6 +71,20 @@ def test_never_overwrites_without_being_asked(tmp_path: Path) -> None:
     save_checkpoint(path, model, optimizer, epoch=2, overwrite=True)
     assert load_checkpoint(path, model) == 2
     assert [p.name for p in tmp_path.iterdir()] == ["run.pt"], "no partial file left"
+
+
+def test_a_partial_file_left_by_a_killed_save_is_left_alone(tmp_path: Path) -> None:
+    # A killed save leaves its partial file; a later process may get the same
+    # process id. The helper's partial files have random names, so neither a
+    # save with overwrite=True nor one without is stopped or misled by it.
+    model, optimizer, _ = make_run()
+    stale = tmp_path / f".run.pt.{os.getpid()}.partial"
+    stale.write_bytes(b"left by a killed save")
+    path = save_checkpoint(tmp_path / "run.pt", model, optimizer, epoch=1)
+    save_checkpoint(path, model, optimizer, epoch=2, overwrite=True)
+    assert load_checkpoint(path, model) == 2
+    assert stale.read_bytes() == b"left by a killed save", "never deleted or reused"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [stale.name, "run.pt"]
 
 
 def test_a_failed_save_keeps_the_previous_checkpoint(

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -124,24 +125,30 @@ def save_checkpoint(
             str(target),
         )
     # Written beside the target, then moved into place in one step: a save
-    # that fails half-way leaves the previous checkpoint as it was.
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    # that fails half-way leaves the previous checkpoint as it was. The
+    # partial file's name is random and opened only if new ("x"), so a file
+    # that an earlier, killed save left behind is never overwritten, taken for
+    # the target or deleted. (tempfile.mkstemp would make it readable by its
+    # owner alone, and the checkpoint with it.)
+    partial = target.with_name(f".{target.name}.{secrets.token_hex(8)}.partial")
+    file = open(partial, "xb")  # noqa: SIM115 (a name taken raises before the try)
     try:
-        with open(partial, "xb") as file:
+        with file:
             torch.save(checkpoint, file)
             file.flush()
             os.fsync(file.fileno())  # on disk before it takes the old file's place
         if overwrite:
             os.replace(partial, target)
         else:
-            # A link fails if the target appeared meanwhile: never replaced.
-            os.link(partial, target)
-    except FileExistsError:
-        raise FileExistsError(
-            errno.EEXIST,
-            "checkpoint exists; pass overwrite=True to replace it",
-            str(target),
-        ) from None
+            try:
+                # A link fails if the target appeared meanwhile: never replaced.
+                os.link(partial, target)
+            except FileExistsError:
+                raise FileExistsError(
+                    errno.EEXIST,
+                    "checkpoint exists; pass overwrite=True to replace it",
+                    str(target),
+                ) from None
     finally:
         partial.unlink(missing_ok=True)
     return target
