@@ -474,9 +474,11 @@ def readers(session: nox.Session, versions: str) -> None:
         session.error(f"pip did not install the floor versions: {missed}")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
     env["MPLBACKEND"] = "Agg"
+    # A page's own source is not run apart: its .py download is the same code
+    # less the check cells, and its notebook runs every check cell where the
+    # page has it. Only the default CPU path runs the source, checks included.
     jobs = []
     for script in sorted((ROOT / "gallery").rglob("plot_*.py")):
-        jobs.append((f"{script.name}", script, env))
         if script.name in NEEDS_VECTOR_CODE:
             session.log(
                 f"not on the default CPU path: {script.name} (see NEEDS_VECTOR_CODE)"

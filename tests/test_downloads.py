@@ -12,12 +12,16 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Hashable, Iterator
+from functools import partial
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 import pytest
 from build_facts import RUN_NOTEBOOK, requirement_names
 
+from side_by_side import Runs, scheduled, side_by_side
 from sitebuild import SCRIPTS, page_of
 
 pytestmark = pytest.mark.docs
@@ -94,22 +98,51 @@ def test_reader_environment_has_only_the_package(reader_python: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+def run_download(
+    python: Path, site: Path, script: Path, suffix: str, folder: Path
+) -> subprocess.CompletedProcess[str]:
+    """Copy a page's download into an empty folder and run it there."""
+    downloaded = downloads(site, script, suffix)
+    (folder / downloaded.name).write_bytes(downloaded.read_bytes())
+    if downloaded.suffix == ".ipynb":
+        return run(python, ["-c", RUN_NOTEBOOK, downloaded.name], folder)
+    return run(python, [downloaded.name], folder)
+
+
+#: The tests that run a download, and the download each runs.
+SUFFIXES = {
+    "test_downloaded_script_runs": ".py",
+    "test_downloaded_notebook_runs": ".ipynb",
+}
+
+
+@pytest.fixture(scope="module")
+def download_runs(
+    request: pytest.FixtureRequest,
+    site: Path,
+    reader_python: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Runs]:
+    """Every selected download's run, started side by side, by (suffix, script)."""
+    jobs: dict[Hashable, Callable[[], Any]] = {}
+    for test, script in scheduled(request, *SUFFIXES):
+        suffix = SUFFIXES[test]
+        folder = tmp_path_factory.mktemp(script.stem)
+        jobs[suffix, script] = partial(
+            run_download, reader_python, site, script, suffix, folder
+        )
+    with side_by_side(jobs) as runs:
+        yield runs
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
-def test_downloaded_script_runs(
-    site: Path, reader_python: Path, script: Path, tmp_path: Path
-) -> None:
-    downloaded = downloads(site, script, ".py")
-    (tmp_path / downloaded.name).write_bytes(downloaded.read_bytes())
-    result = run(reader_python, [downloaded.name], tmp_path)
+def test_downloaded_script_runs(script: Path, download_runs: Runs) -> None:
+    result = download_runs.result((".py", script))
     assert result.returncode == 0, f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.stem)
-def test_downloaded_notebook_runs(
-    site: Path, reader_python: Path, script: Path, tmp_path: Path
-) -> None:
-    downloaded = downloads(site, script, ".ipynb")
-    (tmp_path / downloaded.name).write_bytes(downloaded.read_bytes())
-    result = run(reader_python, ["-c", RUN_NOTEBOOK, downloaded.name], tmp_path)
+def test_downloaded_notebook_runs(script: Path, download_runs: Runs) -> None:
+    result = download_runs.result((".ipynb", script))
     assert result.returncode == 0, f"{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
     assert result.stdout.startswith("executed")

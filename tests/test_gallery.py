@@ -7,7 +7,10 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable, Hashable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fold_source import (
@@ -15,6 +18,7 @@ from fold_source import (
     lines_outside_checks,
 )  # sitebuild puts docs/_ext on the path
 
+from side_by_side import Runs, scheduled, side_by_side
 from sitebuild import GALLERY, NOTES, ROOT, SCRIPTS
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
@@ -36,13 +40,18 @@ def _time_limit(source: str) -> float:
     return max(120.0, 8 * (declared[0] if declared else 15.0))
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
-def test_page_runs_on_its_own(script: Path, tmp_path: Path) -> None:
+def run_alone(
+    script: Path, folder: Path
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """Run a page in an empty folder: the folder, and what the run did.
+
+    The page runs as written, except that each check cell fails if it draws
+    a random number.
+    """
     env = {**os.environ, "MPLBACKEND": "Agg"}
-    # As written, but each check cell fails if it draws a random number.
-    guarded = tmp_path / script.name
+    guarded = folder / script.name
     guarded.write_text(guard_checks(script.read_text()))
-    result = subprocess.run(
+    return folder, subprocess.run(
         [
             sys.executable,
             # A page may not warn: a warning is a problem the reader would see.
@@ -58,13 +67,31 @@ def test_page_runs_on_its_own(script: Path, tmp_path: Path) -> None:
             "ignore:`torch.jit.script_method` is deprecated:DeprecationWarning",
             str(guarded),
         ],
-        cwd=tmp_path,  # nothing is written into the repository
+        cwd=folder,  # nothing is written into the repository
         env=env,
         capture_output=True,
         text=True,
         timeout=_time_limit(script.read_text()),
         check=False,
     )
+
+
+@pytest.fixture(scope="module")
+def page_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Runs]:
+    """Every selected page's run, started side by side: (folder, result) by script."""
+    jobs: dict[Hashable, Callable[[], Any]] = {}
+    for _, script in scheduled(request, "test_page_runs_on_its_own"):
+        folder = tmp_path_factory.mktemp(script.stem)
+        jobs[script] = partial(run_alone, script, folder)
+    with side_by_side(jobs) as runs:
+        yield runs
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
+def test_page_runs_on_its_own(script: Path, page_runs: Runs) -> None:
+    tmp_path, result = page_runs.result(script)
     assert result.returncode == 0, (
         f"{script.name} failed:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
     )
