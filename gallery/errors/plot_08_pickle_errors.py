@@ -43,22 +43,25 @@ print(environment_summary(torch.device("cpu")))
 # --------------
 # A :class:`~torch.utils.data.DataLoader` with ``num_workers > 0`` raises it
 # when it starts its workers with the ``spawn`` or ``forkserver``
-# :term:`start method`. Something it must send them cannot be pickled. The
-# error is a ``pickle.PicklingError``.
+# :term:`start method`. Both start each worker as a fresh Python process. The
+# loader sends it, with pickle, what it needs. Here a ``lambda`` cannot be
+# pickled: that raises ``pickle.PicklingError``.
 #
-# Here that something is a ``lambda`` given as ``collate_fn``. It pads
-# sequences of different lengths into one :term:`batch`, with
-# :func:`torch.nn.utils.rnn.pad_sequence`. Passing
+# The ``lambda`` is the loader's :term:`collate function`, given as
+# ``collate_fn``. It pads sequences of different lengths into one
+# :term:`batch`, with :func:`torch.nn.utils.rnn.pad_sequence`.
+# ``batch_first=True`` puts the batch dimension first. Passing
 # ``multiprocessing_context="spawn"`` makes the code fail on every platform.
+# The ``with`` block only records a warning that PyTorch may give first.
+# The page prints ``0x…`` for the memory address, which varies.
 #
 # .. detail:: Other versions
 #
-#    Up to Python 3.13 the message ends ``attribute lookup <lambda> on
-#    __main__ failed``. From 3.14 it ends ``it's not found as
-#    __main__.<lambda>``. The page prints ``0x…`` for the memory address,
-#    which varies. PyTorch 2.13 first warns "Got pickle error when
-#    attempting to start a worker Process"; 2.4 does not. The ``with`` block
-#    records that warning, so only the error prints.
+#    - Up to Python 3.13 the message ends ``attribute lookup <lambda> on
+#      __main__ failed``. From 3.14 it ends ``it's not found as
+#      __main__.<lambda>``.
+#    - PyTorch 2.13 first warns "Got pickle error when attempting to start a
+#      worker Process". PyTorch 2.4 does not.
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
 loader = DataLoader(
     sequences,
@@ -99,13 +102,15 @@ assert not caught or torch.__version__ >= "2.5"
 # ``ForkingPickler.dumps``, the pickler that sends objects to workers, gives
 # the same message.
 #
-# .. detail:: A function defined inside another function
+# .. detail:: Other things that cannot be pickled
 #
-#    It fails too, lambda or not: no module holds it by name. Python 3.10,
-#    3.11 and the first 3.12 releases raise :class:`AttributeError` "Can't
-#    pickle local object". Later 3.12 releases and 3.13 say "Can't get local
-#    object". From 3.14 it is ``pickle.PicklingError`` "Can't pickle local
-#    object".
+#    - A function defined inside another function fails too, lambda or not:
+#      no module holds it by name. Python 3.10, 3.11 and the first 3.12
+#      releases raise :class:`AttributeError` "Can't pickle local object".
+#      Later 3.12 releases and 3.13 say "Can't get local object". From 3.14 it
+#      is ``pickle.PicklingError`` "Can't pickle local object".
+#    - A data set that holds an open file or a generator raises
+#      :class:`TypeError`, such as "cannot pickle 'generator' object".
 try:
     ForkingPickler.dumps(loader.collate_fn)
 except pickle.PicklingError as error:
@@ -152,22 +157,40 @@ new_pickle = sys.version_info >= (3, 14)
 assert local_error is (pickle.PicklingError if new_pickle else AttributeError)
 
 # %%
-# The default start method is ``spawn`` on Windows and macOS. There the
-# loader above fails even without ``multiprocessing_context="spawn"``. On Linux the default is ``fork`` up to
-# Python 3.13, and ``forkserver`` from 3.14. With ``fork``, the same loader
-# works. The platform's default comes first in
-# :func:`multiprocessing.get_all_start_methods`.
+# .. check:: a generator or an open file gives ``TypeError``, no ``PicklingError``
+messages = []
+with tempfile.TemporaryFile() as open_file:
+    for thing in ((n for n in range(3)), open_file):
+        try:
+            ForkingPickler.dumps(thing)
+        except TypeError as error:
+            messages.append((type(error), str(error)))
+        else:
+            raise AssertionError(f"{type(thing).__name__} was pickled")
+assert not any(issubclass(kind, pickle.PicklingError) for kind, _ in messages)
+messages = [text for _, text in messages]
+assert messages[0] == "cannot pickle 'generator' object"
+assert messages[1].startswith("cannot pickle '")
+
+# %%
+# Without ``multiprocessing_context``, the loader uses the platform's default
+# start method. It comes first in :func:`multiprocessing.get_all_start_methods`.
+#
+# - Windows and macOS: ``spawn``. The loader above fails there even without it.
+# - Linux up to Python 3.13: ``fork``. The same loader works.
+# - Linux from Python 3.14: ``forkserver``. It fails, as with ``spawn``.
 #
 # .. detail:: Why ``fork`` works
 #
 #    ``fork`` makes each worker a copy of the parent process, which already
-#    holds the lambda. The worker needs nothing pickled to start. Only the
-#    messages between the processes are pickled: the indices of each batch,
-#    and the batch itself.
+#    holds the lambda. The worker needs nothing pickled to start. The messages
+#    between the processes are still pickled, such as the indices of each
+#    batch. A tensor batch travels back as a handle to shared memory.
 print("default start method here:", get_all_start_methods()[0])
 
 # %%
-# .. check:: defaults as stated; ``fork`` runs the lambda, pickling indices and batch
+# .. check:: defaults as stated; ``fork`` runs the lambda; forkserver pickles
+import inspect
 import sys
 from unittest import mock
 
@@ -176,6 +199,11 @@ defaults["linux"] = "forkserver" if sys.version_info >= (3, 14) else "fork"
 if sys.platform in defaults:
     assert get_all_start_methods()[0] == defaults[sys.platform]
 if sys.platform == "linux":
+    from multiprocessing import popen_forkserver, popen_spawn_posix
+
+    # forkserver, like spawn, pickles the worker's process object to start it
+    for popen in (popen_forkserver, popen_spawn_posix):
+        assert "reduction.dump(process_obj" in inspect.getsource(popen)
     forked = DataLoader(
         sequences,
         batch_size=3,
@@ -205,9 +233,9 @@ if sys.platform == "linux":
 #   function plus its arguments.
 #
 # This page starts no spawned worker: each would rerun the page's code, which
-# is not behind that guard. So the page runs only the step that failed, the
-# pickling. ``ForkingPickler.loads`` rebuilds the function from the bytes that
-# ``dumps`` made. The loader then uses it in the main process.
+# is not behind that guard. So it runs only the failed step, the pickling,
+# then ``ForkingPickler.loads``. The loader uses the rebuilt function in the
+# main process.
 collate = partial(pad_sequence, batch_first=True)
 received = ForkingPickler.loads(ForkingPickler.dumps(collate))
 batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
@@ -232,8 +260,11 @@ assert b"pad_sequence" in bytes(ForkingPickler.dumps(pad_sequence))
 #
 # .. detail:: Before PyTorch 2.6
 #
-#    ``weights_only`` is ``True`` by default since PyTorch 2.6, and ``False``
-#    before. On older versions, such as 2.4, pass it, as this page does.
+#    Since PyTorch 2.6, ``torch.load`` uses ``weights_only=True`` when the
+#    call passes neither ``weights_only`` nor ``pickle_module``. Setting the
+#    environment variable ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` also turns it
+#    off. Before 2.6 the default was ``False``. On older versions, such as
+#    2.4, pass it, as this page does.
 args = argparse.Namespace(lr=0.1, epochs=3)
 checkpoint = {"model": nn.Linear(2, 1).state_dict(), "args": args}
 workdir = tempfile.TemporaryDirectory()
@@ -262,6 +293,16 @@ with warnings.catch_warnings():
     else:
         refused_by_default = False
 assert refused_by_default == (torch.__version__ >= "2.6")
+# pickle_module= or the environment variable turns the default off
+import os
+from unittest import mock
+
+no_default = {"TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "1"}
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # 2.4 warns of its default, 2.6+ of the variable
+    assert torch.load(path, pickle_module=pickle)["args"] == args
+    with mock.patch.dict(os.environ, no_default):
+        assert torch.load(path)["args"] == args
 
 # %%
 # **Why.** A ``.pt`` file holds a pickle, and unpickling can call any
@@ -270,7 +311,7 @@ assert refused_by_default == (torch.__version__ >= "2.6")
 # Plain data includes numbers, strings, ``None``, lists, tuples and dicts. It
 # refuses any other class or function. The documentation of ``torch.load``
 # warns against loading data from an untrusted source. So pass
-# ``weights_only=False`` only for files you wrote.
+# ``weights_only=False`` only for files you trust.
 #
 # **Fix.** Save plain data: a state dict, and the options as a dictionary,
 # ``vars(args)``. That loads with ``weights_only=True``, with nothing to
@@ -291,8 +332,9 @@ assert "untrusted source" in " ".join(torch.load.__doc__.split())
 # For a file you trust whose types you cannot change, allow exactly those
 # types. The context manager :class:`torch.serialization.safe_globals` allows
 # them only inside its ``with`` block; it exists from PyTorch 2.5. On 2.4,
-# :func:`torch.serialization.add_safe_globals` allows them for the rest of
-# the process.
+# :func:`torch.serialization.add_safe_globals` allows them in every later
+# load, until :func:`torch.serialization.clear_safe_globals` is called. The
+# fix above overwrote the file, so the code first saves the Namespace again.
 torch.save(checkpoint, path)
 if hasattr(torch.serialization, "safe_globals"):
     with torch.serialization.safe_globals([argparse.Namespace]):
@@ -309,6 +351,11 @@ assert hasattr(torch.serialization, "safe_globals") == (torch.__version__ >= "2.
 if hasattr(torch.serialization, "safe_globals"):
     assert argparse.Namespace not in torch.serialization.get_safe_globals()
 assert loaded["args"] == args
+# add_safe_globals holds until clear_safe_globals
+torch.serialization.add_safe_globals([argparse.Namespace])
+assert argparse.Namespace in torch.serialization.get_safe_globals()
+torch.serialization.clear_safe_globals()
+assert argparse.Namespace not in torch.serialization.get_safe_globals()
 
 # %%
 # See also

@@ -16,7 +16,8 @@ and ``torch.no_grad`` from
 """
 
 # %%
-# This page computes on the CPU.
+# This page computes on the CPU. ``PALETTE`` holds the site's colours,
+# used in the figure.
 import matplotlib.pyplot as plt
 import torch
 
@@ -33,9 +34,7 @@ print(environment_summary(device))
 # :class:`torch.nn.Module`.
 #
 # 1. Its ``__init__`` first runs ``super().__init__()``, the set-up of
-#    ``torch.nn.Module``. Then it stores the layers as attributes. This
-#    *registers* them, so the module can find their
-#    :term:`parameters <parameter>`, the numbers that training adjusts.
+#    ``torch.nn.Module``. Then it creates the layers.
 # 2. Its :meth:`~torch.nn.Module.forward` says how an input flows through
 #    the layers. :term:`Autograd` provides the backward pass.
 #
@@ -43,13 +42,18 @@ print(environment_summary(device))
 #
 # - ``torch.nn.Linear(n, m)`` makes ``m`` outputs from ``n`` inputs. Each
 #   output is a weighted sum of all the inputs, plus a bias by default.
-# - ``torch.nn.ReLU()`` computes ``max(0, x)`` for each element. Without
+# - ``torch.nn.ReLU()`` sets each negative element to 0. Without
 #   this *activation*, two linear layers in a row would compute no more
 #   than one linear layer could.
 # - :class:`torch.nn.Sequential` runs the layers it holds in order.
 #
 # The first two linear layers are *hidden*: their outputs are neither the
 # model's input nor its output.
+#
+# ``__init__`` assigns the ``Sequential`` to the attribute ``self.layers``.
+# This *registers* it and the layers it holds. The model can then find their
+# :term:`parameters <parameter>`, the numbers that training adjusts. Layers
+# kept in a plain Python list are not registered.
 
 
 class NeuralNetwork(torch.nn.Module):
@@ -79,9 +83,12 @@ model = NeuralNetwork(50, 3)
 print(model)
 
 # %%
-# .. check:: a ReLU is ``max(0, x)``; two linear layers in a row make one
+# .. check:: a ReLU zeroes negatives, keeps NaN; two linear layers make one
 _h = torch.linspace(-2, 2, 30)
 assert torch.equal(model.layers[1](_h), torch.maximum(_h, torch.zeros(30)))
+_nan = torch.tensor([float("nan")])
+assert model.layers[1](_nan).isnan().all()
+assert max(0, _nan.item()) == 0  # unlike Python's max
 _second, _last = model.layers[2], model.layers[4]
 with torch.no_grad():
     _w = _last.weight @ _second.weight
@@ -89,9 +96,19 @@ with torch.no_grad():
     torch.testing.assert_close(_last(_second(_h)), _h @ _w.T + _b)
 
 # %%
-# .. check:: the stored layers and their parameters are registered
+# .. check:: a module in an attribute is registered; layers in a list are not
 assert dict(model.named_children()) == {"layers": model.layers}
 assert len(list(model.parameters())) == 6
+
+
+class _Listed(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layers = [torch.nn.Linear(50, 30)]  # a plain list
+
+
+with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
+    assert list(_Listed().parameters()) == []
 
 # %%
 # Counting parameters
@@ -122,11 +139,9 @@ assert all(p.requires_grad for p in model.parameters())
 #    A parameter is *trainable* while its ``requires_grad`` is ``True``, the
 #    default. ``layer.requires_grad_(False)`` *freezes* a layer's parameters:
 #    a backward pass then gives them no gradient. Adding ``if
-#    p.requires_grad`` to the sum below counts only the trainable ones. The
-#    optimiser of :ref:`sphx_glr_auto_examples_training_plot_03_training_loop.py`
-#    updates each parameter that has a gradient. Freezing keeps a gradient
-#    already there. So freeze before the first backward pass, or once every
-#    ``.grad`` is ``None`` again, as that page's ``zero_grad()`` leaves it.
+#    p.requires_grad`` to the sum below counts only the trainable ones.
+#    Freeze before the first backward pass. A gradient computed earlier stays
+#    in ``.grad``, where an update could still use it.
 
 
 def linear_parameters(n, m):
@@ -171,14 +186,24 @@ assert late.layers[0].weight.grad is None
 # its bias. Each of the 30 rows of ``W`` makes one output from all 50 inputs.
 # Calling a module, as in ``layer(x)``, runs its ``forward``. Below, ``x``
 # holds two rows of random numbers, fixed by a :term:`seed`.
-# ``torch.testing.assert_close`` raises an error unless the two results agree
-# within a small tolerance.
+# Here ``torch.testing.assert_close`` raises an error unless the two results
+# have the same shape and dtype and agree within a small tolerance.
 torch.manual_seed(1)
 x = torch.rand(2, 50)
 layer = model.layers[0]
 by_hand = x @ layer.weight.T + layer.bias
 torch.testing.assert_close(layer(x), by_hand)
 print("layer(x) equals x @ W.T + b, shape", tuple(by_hand.shape))
+
+# %%
+# .. check:: ``assert_close`` also refuses equal values of another shape or dtype
+for _other in (by_hand.double(), by_hand.unsqueeze(0)):
+    try:
+        torch.testing.assert_close(by_hand, _other)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("assert_close should refuse another dtype or shape")
 
 # %%
 # The forward pass
@@ -192,7 +217,7 @@ print("layer(x) equals x @ W.T + b, shape", tuple(by_hand.shape))
 #    module runs its hooks. Calling its ``forward`` directly skips the hooks
 #    on the model itself. Those on its layers still run.
 torch.manual_seed(123)
-X = torch.rand((1, 50))
+X = torch.rand(1, 50)
 out = model(X)
 print(out)
 
@@ -210,15 +235,18 @@ assert calls == [model.layers[0], model.layers[0], model]
 
 # %%
 # The output has a ``grad_fn``: autograd recorded a :term:`computational graph`,
-# because the parameters require gradients. The graph keeps in memory what a backward
-# pass needs, such as each linear layer's input. Using a model needs none of that.
-# Inside :class:`torch.no_grad`, nothing is recorded, and the numbers are the same:
+# because the parameters require gradients. Here it is ``AddmmBackward0``, the
+# node of the output layer: *addmm* adds a bias to a matrix product. The graph
+# keeps in memory what a backward pass needs, such as each linear layer's input.
+# Using a model needs none of that. Inside :class:`torch.no_grad`, nothing is
+# recorded. For this model, the numbers are the same:
 with torch.no_grad():
     out_no_grad = model(X)
 print(out_no_grad)
 
 # %%
 # .. check:: ``no_grad``: no graph, same numbers; a graph keeps each input
+assert out.grad_fn.name() == "AddmmBackward0"
 assert out_no_grad.grad_fn is None
 assert torch.equal(out_no_grad, out.detach())
 torch.testing.assert_close(out.grad_fn._saved_mat1, model.layers[:4](X))
@@ -233,30 +261,64 @@ _detached = {name: p.detach() for name, p in model.named_parameters()}
 assert torch.func.functional_call(model, _detached, (X,)).grad_fn is None
 
 # %%
+# .. check:: not for every model: ``no_grad`` changes a transformer's last bits
+with torch.random.fork_rng(devices=[]):  # a new layer draws its initial weights
+    _encoder = torch.nn.TransformerEncoderLayer(16, 4, 32, batch_first=True)
+_encoder.eval()
+_sequences = torch.linspace(-1, 1, 160).reshape(2, 5, 16)
+with torch.no_grad():
+    _fast = _encoder(_sequences)  # a faster path, taken only without a graph
+assert not torch.equal(_encoder(_sequences), _fast)
+torch.testing.assert_close(_encoder(_sequences), _fast)
+
+# %%
 # From logits to probabilities
 # ----------------------------
 # The last layer has no ReLU: a classifier returns logits, which may be any
-# numbers. The :term:`loss` :func:`~torch.nn.functional.cross_entropy`, met in
-# :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
-# takes logits, not probabilities. For float32 logits 0, -200 and -300, the
-# softmax rounds the last two to exactly 0, and a log of 0 is infinite.
-# Instead, ``cross_entropy`` computes ``log_softmax``, the log-probabilities. It
-# subtracts the row's largest logit from each logit. From these it subtracts the log
-# of the sum of their ``exp``. Here that sum rounds to ``exp(0)``, which is 1, so the
-# logits remain.
+# numbers. For probabilities, apply :func:`torch.softmax` over the class
+# dimension, ``dim=1``. It equals the ``exp`` of each logit divided by the
+# row's sum. So each entry lies between 0 and 1, and each row sums to 1, up
+# to rounding.
 #
-# For probabilities, apply :func:`torch.softmax` over the class dimension,
-# ``dim=1``. It divides the ``exp`` of each logit by the row's sum. So entries
-# lie between 0 and 1, and in exact arithmetic rows sum to 1.
+# .. detail:: How ``torch.softmax`` avoids overflow
+#
+#    In float32, ``exp(90)`` overflows to infinity. So ``torch.softmax``
+#    first subtracts the row's largest logit from each logit. The ratios stay
+#    the same, and no ``exp`` exceeds 1.
+#
+# The :term:`loss` :func:`~torch.nn.functional.cross_entropy`, met in
+# :ref:`sphx_glr_auto_examples_tensors_plot_05_selecting_and_rearranging.py`,
+# takes logits, not probabilities. It computes the log-probabilities,
+# ``log_softmax``, straight from the logits. That avoids the log of a
+# probability that float32 rounded to 0.
+#
+# .. detail:: Why ``cross_entropy`` takes logits
+#
+#    Take the float32 logits 0, -200 and -300.
+#
+#    1. Their softmax rounds the last two probabilities to exactly 0. The log
+#       of 0 is minus infinity.
+#    2. ``log_softmax`` instead first subtracts the largest logit, here 0.
+#    3. From these it subtracts the log of the sum of their ``exp``. That sum
+#       rounds to ``exp(0)``, which is 1, and its log is 0.
+#
+#    So the log-probabilities are 0, -200 and -300, all finite.
 with torch.no_grad():
     probas = torch.softmax(model(X), dim=1)
 print(probas)
 print("sum of each row:", probas.sum(dim=1))
 
 # %%
-# .. check:: the softmax divides ``exp`` by its row sum
+# .. check:: the softmax is ``exp`` over its row sum, after a shift by the max
 exp = out_no_grad.exp()
 torch.testing.assert_close(probas, exp / exp.sum(dim=1, keepdim=True))
+_big = torch.tensor([[90.0, 89.0]])  # exp(90) overflows float32
+assert _big.exp()[0, 0].isinf()
+assert (_big.exp() / _big.exp().sum()).isnan().all()
+_shifted = (_big - _big.max()).exp()
+torch.testing.assert_close(torch.softmax(_big, dim=1), _shifted / _shifted.sum())
+assert ((probas >= 0) & (probas <= 1)).all()
+torch.testing.assert_close(probas.sum(dim=1), torch.ones(1))
 
 # %%
 # .. check:: ``cross_entropy`` uses the log-softmax, shifted by the largest logit
@@ -277,8 +339,9 @@ assert torch.equal(torch.log_softmax(_high, dim=0), _high - _high.max())
 # %%
 # The softmax never reverses the order of the logits, so the largest logit
 # marks the most likely class. In the figure, ``ax.bar`` draws one bar per
-# class in the site's colours, ``PALETTE``. ``ax.axhline`` draws the zero
-# line, and ``ax.text`` writes each probability.
+# class in the site's colours. ``ax.axhline`` draws the zero
+# line, and ``ax.text`` writes each probability. The other arguments only
+# style the plot.
 fig, (ax_l, ax_p) = plt.subplots(1, 2, figsize=(8, 2.6), layout="constrained")
 classes = ["class 0", "class 1", "class 2"]
 ax_l.bar(classes, out_no_grad[0].tolist(), color=PALETTE[5])
@@ -302,7 +365,9 @@ assert (torch.softmax(torch.linspace(30, -30, 1001), dim=0).diff() <= 0).all()
 # Each layer of this model treats the rows of a batch separately. So four
 # samples at once give the same rows as four separate calls, up to rounding.
 # Below, ``row.unsqueeze(0)`` makes each row a batch of one, and
-# :func:`torch.cat` joins the four outputs.
+# :func:`torch.cat` joins the four outputs. The code prints the largest
+# difference between the two results. ``assert_close`` then checks that they
+# agree within its tolerance.
 #
 # .. detail:: Why the last bits differ
 #
@@ -340,10 +405,11 @@ else:
 # .. detail:: On another device
 #
 #    ``model.to(device)`` moves every parameter to ``device`` and returns the
-#    model itself. The inputs must follow, since this model refuses an input
-#    on another device. A tensor's ``X.to(device)`` returns ``X`` itself if
-#    it is on ``device`` already, else a moved copy. On a GPU, the logits
-#    agree with the CPU's up to rounding.
+#    model itself. The inputs must follow: this model refuses an input on
+#    another device. Given only a device, a tensor's ``X.to(device)``
+#    returns a copy of ``X`` on ``device``. If ``X`` is there already, it
+#    returns ``X`` itself. On a GPU, the logits agree with the CPU's up to
+#    rounding.
 from tutorial_utils.models import NeuralNetwork as HelperNetwork
 
 torch.manual_seed(123)
@@ -371,6 +437,7 @@ assert moved.to("meta") is moved
 assert all(p.device.type == "meta" for p in moved.parameters())
 assert (X.to("meta").device.type, X.device.type) == ("meta", "cpu")  # a copy
 assert X.to("cpu") is X  # already there
+assert X.to("cpu", copy=True) is not X  # unless a copy is asked for
 try:
     moved(X)  # X is on the CPU
 except RuntimeError:

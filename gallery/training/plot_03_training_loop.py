@@ -18,9 +18,12 @@ data it has not seen, and run the same loop through the site's helpers.
 #
 # .. detail:: Which GPUs
 #
-#    :func:`torch.cuda.is_available` needs a PyTorch built for CUDA and an
-#    NVIDIA GPU, or one built for ROCm and an AMD GPU. It also needs a
-#    working driver, and is false when ``CUDA_VISIBLE_DEVICES`` hides them.
+#    - A PyTorch built for CUDA needs an NVIDIA GPU.
+#    - A PyTorch built for ROCm, AMD's counterpart of CUDA, needs an AMD GPU.
+#    - Either needs a working *driver*, the system software that runs the GPU.
+#    - On an NVIDIA machine, the environment variable ``CUDA_VISIBLE_DEVICES``
+#      names the GPUs a program may use. Set to an empty string before the
+#      program starts, it hides them all, and ``is_available`` is false.
 import matplotlib.pyplot as plt
 import torch
 import torch.nn.functional as F
@@ -42,18 +45,21 @@ print(environment_summary(device))
 # :func:`~tutorial_utils.data.toy_tensors` and
 # :func:`~tutorial_utils.data.toy_datasets`: two features, two classes. A
 # :class:`~torch.utils.data.DataLoader` serves the five training samples in
-# shuffled :term:`batches <batch>` of two. A second one holds the test set.
+# shuffled :term:`batches <batch>` of at most two. A second one holds the
+# test set.
 # The model is the site's :class:`~tutorial_utils.models.NeuralNetwork`, met
 # in :ref:`sphx_glr_auto_examples_training_plot_01_building_a_model.py`.
 # Seeding first fixes its initial weights and the batch order of every
 # :term:`epoch`.
 #
-# ``model.to(device)`` moves the parameters there in place. The
-# :term:`optimiser` holds those parameters and updates them.
-# :class:`torch.optim.SGD` is *stochastic gradient descent*: stochastic
-# because each step sees one random batch. With its
-# defaults, each step moves each parameter against its :term:`gradient`,
-# scaled by the :term:`learning rate` ``lr``.
+# ``model.to(device)`` moves the parameters there, in place.
+#
+# The :term:`optimiser` is the object that updates the parameters. It is
+# given them when it is made. This page uses :class:`torch.optim.SGD`,
+# *stochastic gradient descent*. With its default settings, each step moves
+# each parameter against its :term:`gradient`, scaled by the
+# :term:`learning rate` ``lr``. It is stochastic because each step sees one
+# random batch.
 X_train, y_train, X_test, y_test = toy_tensors()
 train_ds, test_ds = toy_datasets()
 train_loader = DataLoader(train_ds, batch_size=2, shuffle=True)
@@ -75,10 +81,16 @@ _held = optimizer.param_groups[0]["params"]
 assert all(p is q for p, q in zip(_held, model.parameters(), strict=True))
 
 # %%
+# .. check:: the batches hold 2, 2 and 1 samples
+with torch.random.fork_rng(devices=[]):
+    assert [len(_y) for _, _y in train_loader] == [2, 2, 1]
+
+# %%
 # The loop
 # --------
-# ``model.train()`` puts the model in :term:`training mode`. Then, for each
-# batch, the loop:
+# Each epoch begins with ``model.train()``, which puts the model in
+# :term:`training mode`. An evaluation, below, switches it to another mode.
+# Then, for each batch, the loop:
 #
 # 1. moves the batch to ``device``;
 # 2. resets the gradients with :meth:`~torch.optim.Optimizer.zero_grad`;
@@ -91,9 +103,9 @@ assert all(p is q for p, q in zip(_held, model.parameters(), strict=True))
 #    plain SGD, that is ``p -= lr * p.grad``.
 #
 # For one sample, the cross-entropy is minus the log-probability of its true
-# class. By default, it returns the batch's mean. ``loss.item()`` keeps each
-# loss as a Python number. Each epoch prints its batch losses, which the
-# slice ``losses[-len(train_loader):]`` holds.
+# class. Here, by default, it returns the batch's mean. ``loss.item()``
+# keeps each loss as a Python number. Each epoch prints its batch losses,
+# which the slice ``losses[-len(train_loader):]`` holds.
 #
 # .. detail:: Moving a batch
 #
@@ -128,6 +140,10 @@ assert inputs.to(device) is inputs
 _log_probs = torch.log_softmax(logits, dim=1)
 _picked = _log_probs[torch.arange(len(targets)), targets]
 torch.testing.assert_close(loss, -_picked.mean())
+with torch.no_grad():
+    _logits = model(X_train[:2].to(device)).cpu()  # a batch of two
+_picked = torch.log_softmax(_logits, dim=1)[torch.arange(2), y_train[:2]]
+torch.testing.assert_close(F.cross_entropy(_logits, y_train[:2]), -_picked.mean())
 
 # %%
 # The loss falls from 0.75 to almost 0 in three epochs. It rises at some
@@ -143,9 +159,10 @@ assert (torch.tensor(losses).diff() > 0).any()
 # Why ``zero_grad``
 # -----------------
 # :meth:`~torch.Tensor.backward` *adds* to each ``.grad``. Without ``zero_grad``,
-# every step would use the sum of all gradients so far. Two backward passes on one
-# batch show it on 3 of the 30 biases of ``model.layers[0]``: the gradient doubles.
-# ``.clone()`` keeps the first, since the second pass adds into the same tensor.
+# every step would use the sum of all gradients so far. Below, two backward
+# passes on one batch double the gradient. The prints show 3 of the 30 biases
+# of ``model.layers[0]``. ``.clone()`` keeps a copy of the first, since the
+# second pass adds into the same tensor.
 #
 # .. detail:: ``zero_grad`` sets ``None``
 #
@@ -188,7 +205,9 @@ optimizer.zero_grad()
 #
 # Dividing the sum by ``len(test_loader.dataset)``, the number of samples,
 # gives the mean even when the last batch is short. The predicted class is
-# the index of the largest logit, from ``argmax``.
+# the index of the largest logit, from ``argmax``. Comparing it with the
+# targets and summing the ``True`` values counts the right predictions. The
+# *accuracy* is the fraction of predictions that are right.
 model.eval()
 total_loss, correct = 0.0, 0
 with torch.no_grad():
@@ -213,10 +232,11 @@ assert logits.grad_fn is None
 # Predictions
 # -----------
 # :func:`torch.softmax` turns each row of logits into class probabilities
-# that sum to 1. Below are the five training samples' logits, probabilities
-# and predicted classes. ``torch.set_printoptions(sci_mode=False)`` prints
-# small probabilities as decimals; ``sci_mode=None`` restores the default.
-# ``.cpu()`` brings the outputs next to ``y_train``, on the CPU.
+# that sum to 1, up to rounding. Below are the five training samples'
+# logits, probabilities and predicted classes.
+# ``torch.set_printoptions(sci_mode=False)`` prints small probabilities as
+# decimals; ``sci_mode=None`` restores the default. ``.cpu()`` brings the
+# outputs next to ``y_train``, on the CPU.
 model.eval()
 with torch.no_grad():
     outputs = model(X_train.to(device)).cpu()
@@ -254,6 +274,7 @@ torch.set_printoptions(sci_mode=None)  # back to the default
 assert torch.equal(predictions, y_train)
 assert torch.equal(probas.argmax(dim=1), predictions)
 assert (probas.max(dim=1).values > 0.98).all()
+torch.testing.assert_close(probas.sum(dim=1), torch.ones(5))
 expected_outputs = [[2.93201, -4.25632], [2.60451, -3.83890], [2.14836, -3.25136]]
 expected_outputs += [[-2.14610, 2.14964], [-2.50044, 2.52096]]
 torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, rtol=0)
@@ -274,7 +295,8 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 # boundary. ``scatter`` adds the training points, filled in the site's
 # ``PALETTE`` colours, and the hollow test points. All are on their class's
 # side. ``colorbar`` adds the scale. The other arguments only style the
-# plot.
+# plot. ``.numpy()`` gives NumPy arrays: Matplotlib 3.8.0's ``contourf``
+# refuses tensors.
 #
 # .. detail:: ``indexing="xy"`` and the ``*``
 #
@@ -314,25 +336,48 @@ with torch.no_grad():
         assert torch.equal(_p1 > 0.5, _y == 1)
 
 # %%
+# .. check:: Matplotlib 3.8.0's ``contourf`` refuses tensors; arrays work
+import matplotlib
+
+_fig, _ax = plt.subplots()
+if matplotlib.__version__ == "3.8.0":
+    try:
+        _ax.contourf(grid_1, grid_2, p_class_1)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("Matplotlib 3.8.0's contourf should refuse tensors")
+_ax.contourf(*surface)
+plt.close(_fig)
+
+# %%
 # The loop as a helper
 # --------------------
-# :func:`~tutorial_utils.training.train_one_epoch` runs the inner loop once.
-# :func:`~tutorial_utils.training.evaluate` runs the evaluation loop and
-# returns the mean loss and accuracy. :func:`~tutorial_utils.training.fit`
-# calls ``train_one_epoch`` once per epoch, reports each epoch, and returns
-# the history of mean losses and accuracies. Given an ``eval_loader``, it
-# also evaluates after every epoch. Below it gets none. An evaluation would
-# draw from the global random generator and change later shuffles. So from
-# the same seed, ``fit`` ends with the loop's weights.
+# The site's helpers run the same loops:
 #
-# .. detail:: Which passes draw
+# - :func:`~tutorial_utils.training.train_one_epoch` runs the inner loop once;
+# - :func:`~tutorial_utils.training.evaluate` runs the evaluation loop and
+#   returns the mean loss and accuracy;
+# - :func:`~tutorial_utils.training.fit` calls ``train_one_epoch`` once per
+#   epoch, reports each epoch, and returns the history of mean losses and
+#   accuracies.
 #
-#    - Each pass over this page's loaders draws from the global generator,
-#      even over the test loader, which does not shuffle.
-#    - A loader with its own ``generator`` draws from that instead.
-#    - Worker processes load batches in parallel. ``persistent_workers=True``
-#      keeps a loader's workers alive between passes. A loader that does not
-#      shuffle then draws only on its first pass.
+# Given an ``eval_loader``, ``fit`` also evaluates after every epoch. Below
+# it gets none, and it ends with the loop's weights. ``history`` keeps the
+# numbers ``fit`` prints, in lists such as ``history.train_loss``.
+#
+# .. detail:: Why ``fit`` gets no ``eval_loader`` here
+#
+#    Each pass over this page's loaders draws from the global random
+#    generator. Even the test loader does, though it does not shuffle. So an
+#    evaluation after each epoch would change the later shuffles. ``fit``
+#    would then end with other weights.
+#
+#    A loader given its own ``generator`` draws from that instead. Loaders
+#    whose batches are loaded by other Python processes, called *workers*,
+#    can draw less often.
+#    :ref:`sphx_glr_auto_examples_training_plot_52_loader_order_and_workers.py`
+#    shows which numbers a loader takes, and when.
 torch.manual_seed(123)
 model_fit = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
 optimizer_fit = torch.optim.SGD(model_fit.parameters(), lr=0.5)
@@ -349,9 +394,10 @@ assert same
 torch.testing.assert_close(tuple(evaluation), (total_loss / n_test, correct / n_test))
 _means = [(2 * losses[i] + 2 * losses[i + 1] + losses[i + 2]) / 5 for i in (0, 3, 6)]
 torch.testing.assert_close(history.train_loss, _means)
+assert (len(history.train_accuracy), history.eval_loss) == (3, [])
 
 # %%
-# .. check:: passes draw; not with own generator, nor again with persistent workers
+# .. check:: passes draw; not with own generator, less often with workers
 _persistent = DataLoader(test_ds, batch_size=2, num_workers=1, persistent_workers=True)
 _own = DataLoader(test_ds, batch_size=2, generator=torch.Generator())
 _drew = []
@@ -364,15 +410,33 @@ assert _drew == [True, False, True, False]
 del _persistent  # ends its worker
 
 # %%
+# .. check:: with an ``eval_loader``, ``fit`` ends with other weights
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(123)
+    _model = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
+    _sgd = torch.optim.SGD(_model.parameters(), lr=0.5)
+    fit(
+        _model,
+        train_loader,
+        _sgd,
+        epochs=3,
+        eval_loader=test_loader,
+        device=device,
+        progress=False,
+        log=None,
+    )
+_pairs = zip(model.parameters(), _model.parameters(), strict=True)
+assert not all(torch.equal(p, q) for p, q in _pairs)
+
+# %%
 # Handwritten digits
 # ------------------
-# Later pages also train on 1,797 handwritten digits of 8 x 8 pixels, from
+# :ref:`sphx_glr_auto_examples_training_plot_53_handwritten_digits.py` and
+# later pages train on 1,797 handwritten digits of 8 x 8 pixels, from
 # scikit-learn. The site's :func:`~tutorial_utils.data.load_digits_tensors`
 # flattens each into 64 features from 0 to 1 and holds out a quarter for
 # testing; ``seed=0`` picks which. It returns ``train_features``,
 # ``train_labels``, ``test_features`` and ``test_labels``.
-# :ref:`sphx_glr_auto_examples_training_plot_53_handwritten_digits.py`
-# trains on them.
 digits = load_digits_tensors(seed=0)
 print("training:", tuple(digits.train_features.shape), tuple(digits.train_labels.shape))
 print("test:", tuple(digits.test_features.shape), tuple(digits.test_labels.shape))

@@ -36,13 +36,17 @@ print(environment_summary(device))
 #
 # 1. :func:`~torch.nn.functional.mse_loss`, the mean squared error, takes ``e²``.
 # 2. :func:`~torch.nn.functional.l1_loss`, the mean absolute error, takes ``|e|``.
-# 3. :func:`~torch.nn.functional.huber_loss` takes ``e² / 2`` for small errors
-#    and ``|e| - 1/2`` for large ones. Its ``delta``, 1 by default, is where small ends.
+# 3. :func:`~torch.nn.functional.huber_loss`, with its default ``delta`` of 1, takes
+#    ``e² / 2`` for errors up to 1 and ``|e| - 1/2`` beyond.
 #
 # Each then averages over the ``n`` elements, so each element's gradient holds a factor
 # ``1 / n``. Below, four predictions, one an outlier 4 away from its target.
-# :func:`torch.autograd.grad` returns a tuple with the :term:`gradient` of each loss
-# with respect to the predictions. ``.detach()`` gives the errors untracked by autograd.
+# :func:`torch.autograd.grad` returns each loss's :term:`gradient` with respect to the
+# predictions, in a tuple. ``.detach()`` gives the errors untracked by autograd.
+#
+# .. detail:: Other values of ``delta``
+#
+#    Beyond ``delta``, Huber takes ``delta (|e| - delta / 2)``.
 target = torch.tensor([1.0, 2.0, 3.0, 4.0])
 prediction = torch.tensor([1.2, 1.6, 3.6, 8.0], requires_grad=True)
 e = (prediction - target).detach()
@@ -70,15 +74,26 @@ for _loss_fn, (_per_element, _derivative) in _formulas.items():
     torch.testing.assert_close(_grad, _derivative / n)
 
 # %%
+# .. check:: beyond ``delta``, Huber is ``delta (|e| - delta / 2)``, slope ``delta``
+_e = torch.tensor([3.0, -0.5], requires_grad=True)
+_huber2 = F.huber_loss(_e, torch.zeros(2), delta=2.0, reduction="none")
+assert _huber2.tolist() == [2.0 * (3.0 - 1.0), 0.5**2 / 2]  # 4, not 3 - 1/2
+assert torch.autograd.grad(_huber2.sum(), _e)[0].tolist() == [2.0, -0.5]
+
+# %%
 # Under MSE, the outlier's gradient is ``2 · 4 / n``, ten times that of the error -0.4.
-# Under L1, every error pulls with ``1 / n``. Under Huber, every error beyond 1 does.
-# So an outlier pulls no harder than a modest error.
+# Under L1, every error here gets ``1 / n``. Under Huber, every error of 1 or more does.
+# So under both, the outlier's gradient is no larger than an error of 1's.
 #
-# The figure draws each loss and its derivative against the error. The errors go in as
-# predictions against targets of 0. ``reduction="none"`` makes a loss return one value
-# per element, not their mean. Each value depends on its own error alone. So the
-# gradient of their sum holds each one's derivative. Matplotlib refuses a tensor that
-# requires gradients, hence ``.detach()``. Huber's derivative has no jump.
+# The figure draws each loss and its derivative against the error. Huber's derivative
+# has no jump. ``reduction="none"`` makes a loss return one value per element, not
+# their mean. The gradient of their sum holds each one's derivative.
+#
+# .. detail:: How the figure is computed
+#
+#    The figure's targets are 0. Each value depends on its own error alone, hence the gradient
+#    of the sum. PyTorch will not hand Matplotlib a tensor that requires gradients,
+#    hence ``.detach()``.
 errors = torch.linspace(-3, 3, 601, requires_grad=True)
 fig, (ax_loss, ax_grad) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for colour, (name, loss_fn) in zip(PALETTE[5:], losses.items(), strict=True):
@@ -92,34 +107,37 @@ ax_loss.legend(fontsize=8)
 plt.show()
 
 # %%
-# .. check:: MSE lets the outlier's gradient dominate; L1 and Huber cap it at ``1 / n``; Huber's has no jump
+# .. check:: the outlier dominates MSE; L1 and Huber give it an error of 1's gradient
 mse_grad, l1_grad, huber_grad = 2 * e / n, e.sign() / n, e.clamp(-1, 1) / n
 torch.testing.assert_close(mse_grad[3] / mse_grad[1].abs(), torch.tensor(10.0))
 assert mse_grad[3] > mse_grad[:3].abs().sum()
-assert max(l1_grad.abs().max(), huber_grad.abs().max()) <= 1 / n
-assert (l1_grad.abs() == 1 / n).all()  # every error; Huber only beyond 1:
+assert max(l1_grad.abs().max(), huber_grad.abs().max()) <= 1 / n  # an error of 1's pull
+assert (l1_grad.abs() == 1 / n).all()  # every error here; Huber only beyond 1:
 assert torch.equal(huber_grad.abs() == 1 / n, e.abs() >= 1)
+assert (huber_grad[3] > huber_grad[:3].abs()).all()  # so more than each modest error
+_z = torch.zeros(2, requires_grad=True)  # an error of 0 gets 0 under L1
+(_l1_grad,) = torch.autograd.grad(F.l1_loss(_z, torch.tensor([0, -1.0])), _z)
+assert _l1_grad.tolist() == [0, 0.5]
 assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of 0.01
 
 # %%
 # Predictions and targets should have the same :term:`shape`. A model with one output
 # returns a column of shape ``(N, 1)`` for ``N`` examples. Against targets of shape
-# ``(N,)``, :term:`broadcasting` makes an N-by-N table that compares every prediction
-# with every target. All three warn, yet compute the wrong number for ``N`` above 1.
-# Below, ``unsqueeze(1)`` turns the predictions into such a column. The fix is
-# ``squeeze(1)``, which removes dimension 1 again.
+# ``(N,)``, :term:`broadcasting` makes an N-by-N table of every prediction against
+# every target. All three warn, yet compute the wrong number for ``N`` above 1.
+# Below, ``unsqueeze(1)`` turns the predictions into such a column. The code records
+# the warnings and prints the first. The fix is ``squeeze(1)``, which removes
+# dimension 1 again.
 #
 # .. detail:: Recording the warnings
 #
 #    ``warnings.catch_warnings(record=True)`` collects warnings in the list ``caught``.
-#    Inside it, ``simplefilter("always")`` records every one. ``caught[0].message`` is
-#    the first one's text. The dict ``wrong`` maps each loss function to its value.
+#    ``simplefilter("always")`` keeps every one. ``.message`` holds a warning's text.
 #
 # .. detail:: Not a bare ``squeeze()``
 #
-#    ``squeeze()`` removes every dimension of size 1. For a last batch of one example,
-#    it turns ``(1, 1)`` into a single number of shape ``()``, and the shapes differ
-#    again. ``squeeze(1)`` keeps the batch dimension.
+#    ``squeeze()`` removes every dimension of size 1. A batch of one goes from
+#    ``(1, 1)`` to ``()``, and the shapes differ again.
 column = prediction.unsqueeze(1)  # shape (4, 1)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -150,22 +168,31 @@ assert len(_one) == 1
 # A classifier picks one of ``C`` classes. For each example it outputs :term:`logits`,
 # one raw score per class. For ``N`` examples they form a tensor of shape ``(N, C)``
 # with a floating-point :term:`dtype`. :func:`~torch.nn.functional.cross_entropy` takes
-# these logits and, most often, one class index per example. The indices have shape
+# these logits and, as targets, one class index per example. The indices have shape
 # ``(N,)``, dtype int64 and values from 0 to ``C - 1``. :func:`torch.tensor` and a
 # :class:`~torch.utils.data.DataLoader` make int64 from Python integers.
+# The targets may instead be class probabilities: floats of the logits' shape.
 #
 # .. detail:: What cross-entropy computes
 #
 #    Each example's loss is ``-log`` of the :term:`softmax` probability of its own
-#    class. The loss then averages over the :term:`batch`. So it does
+#    class, averaged over the :term:`batch`. It is
 #    :func:`~torch.nn.functional.log_softmax`, then
-#    :func:`~torch.nn.functional.nll_loss`. That second step, the negative
-#    log-likelihood, averages minus the log-probability of each label.
+#    :func:`~torch.nn.functional.nll_loss`.
 #
 # .. detail:: Logits with more dimensions
 #
 #    Per-pixel or per-word logits have shape ``(N, C, d1, ...)``. Their targets hold one
 #    class index per pixel or word: ``(N, d1, ...)``.
+#
+# .. detail:: Skipped labels, uint8 and class weights
+#
+#    - A label of -100 skips its example.
+#    - uint8 indices work only with ``(N, C)`` logits.
+#    - ``weight=`` gives each class a weight that multiplies its examples' losses.
+#      The mean over class indices then divides by the sum of those weights. Over
+#      class probabilities it divides by ``N``. So float one-hot rows give each
+#      example the loss of its index, but here a different mean.
 torch.manual_seed(0)
 logits = torch.randn(5, 3)  # 5 examples, 3 classes
 labels = torch.tensor([0, 2, 1, 2, 0])
@@ -191,9 +218,40 @@ _flipped = F.cross_entropy(logits.flip(0), labels.flip(0))
 torch.testing.assert_close(_both, (loss + _flipped) / 2)
 
 # %%
+# .. check:: a label of -100 is skipped: the mean is over the other examples
+_skip, _kept = torch.tensor([0, -100, 1, 2, 0]), [0, 2, 3, 4]
+_rest = F.cross_entropy(logits[_kept], _skip[_kept])
+torch.testing.assert_close(F.cross_entropy(logits, _skip), _rest)
+
+# %%
+# .. check:: uint8 indices work only with ``(N, C)`` logits
+torch.testing.assert_close(F.cross_entropy(logits, labels.to(torch.uint8)), loss)
+try:  # logits (N, C, 1): int64 only
+    F.cross_entropy(logits.unsqueeze(2), labels.unsqueeze(1).to(torch.uint8))
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("uint8 targets with (N, C, 1) logits did not raise")
+
+# %%
+# .. check:: with class weights, one-hot rows agree per example, not in the mean
+_w, _rows = torch.tensor([1.0, 2.0, 4.0]), F.one_hot(labels, 3).float()
+_each = F.cross_entropy(logits, labels, weight=_w, reduction="none")
+_plain = F.cross_entropy(logits, labels, reduction="none")
+torch.testing.assert_close(_each, _w[labels] * _plain)  # the weight multiplies
+torch.testing.assert_close(
+    F.cross_entropy(logits, _rows, weight=_w, reduction="none"), _each
+)
+_by_index = F.cross_entropy(logits, labels, weight=_w)
+_by_row = F.cross_entropy(logits, _rows, weight=_w)
+torch.testing.assert_close(_by_index, _each.sum() / _w[labels].sum())
+torch.testing.assert_close(_by_row, _each.mean())
+assert not torch.isclose(_by_index, _by_row)
+
+# %%
 # Targets that go wrong
 # ---------------------
-# Each of these targets is a mistake met in practice:
+# Each target below is a common mistake:
 #
 # 1. labels stored as floats, read from a CSV file, say;
 # 2. a column of labels, shape ``(N, 1)`` (:ref:`atlas <error-multi-target>`);
@@ -228,24 +286,20 @@ print(f"labels 1 to C, no class C in the batch: {silent:.4f}, no error")
 assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
 
 # %%
-# Below, one fix for each mistake, in order. Each gives the right loss. A float target
-# of the logits' shape holds one probability per class. A one-hot row made float gives
-# its class probability 1, and so that class's loss.
+# Below, one fix per mistake, in order. Each gives the int64 labels' loss. Fix 4's
+# float one-hot rows are class probabilities.
 #
 # .. detail:: ``.long()`` and fractions
 #
-#    ``.long()`` drops a fraction without a warning: 1.9 becomes 1. Float labels that
-#    are not whole numbers point to a mistake before the loss. For finite labels,
-#    ``(t == t.round()).all()`` is true only when all are whole numbers.
+#    ``.long()`` drops a fraction silently: 1.9 becomes 1. For finite labels,
+#    ``(t == t.round()).all()`` tells whether all are whole numbers.
 #
 # .. detail:: Why the messages differ
 #
-#    :func:`~torch.nn.functional.cross_entropy` reads a target of the logits' shape as
-#    class probabilities. They must be floats
-#    (:ref:`atlas <error-class-probabilities-dtype>`). It reads any other target as
-#    class indices. With ``(N, C)`` logits, those must be int64 or uint8, not int32
-#    (:ref:`atlas <error-target-dtype>`). So float labels of shape ``(N,)`` fail on
-#    their dtype, not their shape.
+#    Only a target of the logits' shape is read as class probabilities
+#    (:ref:`atlas <error-class-probabilities-dtype>`). Any other is read as class
+#    indices, which cannot be floats or int32 (:ref:`atlas <error-target-dtype>`).
+#    So float labels of shape ``(N,)`` fail on their dtype, not their shape.
 fixes = [
     wrong_targets["float labels (N,)"].long(),
     wrong_targets["float column (N, 1)"].squeeze(1).long(),
@@ -256,14 +310,11 @@ fixes = [
 print("after each fix:", ", ".join(f"{F.cross_entropy(logits, t):.4f}" for t in fixes))
 
 # %%
-# .. check:: each fix gives the right loss, even per example with weights; uint8 works
+# .. check:: each fix gives the int64 labels' loss; fix 4 is class probabilities
 for repaired in fixes:
     torch.testing.assert_close(F.cross_entropy(logits, repaired), loss)
-torch.testing.assert_close(F.cross_entropy(logits, labels.to(torch.uint8)), loss)
-_w = {"weight": torch.tensor([1.0, 2.0, 4.0]), "reduction": "none"}  # per example
-torch.testing.assert_close(
-    *[F.cross_entropy(logits, t, **_w) for t in (fixes[3], labels)]
-)
+assert fixes[3].shape == logits.shape
+assert fixes[3].dtype == torch.float32
 
 # %%
 # .. check:: ``.long()`` drops fractions; the round test tells whole numbers apart
@@ -276,7 +327,7 @@ assert torch.tensor(float("inf")).round().isinf()  # so inf passes: "finite labe
 # Yes or no: BCEWithLogitsLoss
 # ----------------------------
 # For a yes-or-no question, the model outputs one logit per example. The target ``y`` is
-# 0 or 1, with the logits' float dtype and shape. For a probability ``p`` of yes, the
+# 0 or 1, as floats, in the logits' shape. For a probability ``p`` of yes, the
 # loss is binary cross-entropy (BCE): ``-(y log p + (1 - y) log(1 - p))``. With ``y``
 # 0 or 1, only one term survives.
 #
@@ -284,9 +335,11 @@ assert torch.tensor(float("inf")).round().isinf()  # so inf passes: "finite labe
 # 2. :class:`torch.nn.BCELoss` takes probabilities, so it needs a :term:`sigmoid`
 #    first: :func:`torch.sigmoid`. For moderate logits the two agree.
 # 3. Integer targets (:ref:`atlas <error-result-type-cast>`) and a column of targets
-#    (:ref:`atlas <error-bce-target-size>`) raise errors in both.
+#    (:ref:`atlas <error-bce-target-size>`) raise errors in both. In BCELoss, the
+#    targets must also have the same dtype as the probabilities.
 #
-# Below, each loss module is made, then called at once.
+# Each loss also comes as a class in ``torch.nn``. Below, an object of each is made,
+# then called.
 torch.manual_seed(1)
 scores = torch.randn(6)  # one logit per example
 answers = torch.tensor([0.0, 1.0, 1.0, 0.0, 1.0, 0.0])
@@ -296,14 +349,15 @@ print(f"BCEWithLogitsLoss: {with_logits:.6f}, sigmoid + BCELoss: {two_steps:.6f}
 torch.testing.assert_close(with_logits, two_steps)
 
 # %%
-# .. check:: BCE is its formula; int and column targets raise; float64 in BCELoss
+# .. check:: BCE is its formula; int, column, other-dtype targets raise
 _nn, _p = torch.nn, torch.sigmoid(scores)
 _bce = -(answers * _p.log() + (1 - answers) * (1 - _p).log())
 torch.testing.assert_close(two_steps, _bce.mean())
 _nn.BCEWithLogitsLoss()(scores, answers.double())  # takes float64 targets
 _cases = [(_nn.BCEWithLogitsLoss(), scores), (_nn.BCELoss(), _p)]
 _cases = [(f, x, t) for f, x in _cases for t in (answers.long(), answers.unsqueeze(1))]
-for _loss_fn, _given, _bad in [*_cases, (_nn.BCELoss(), _p, answers.double())]:
+_cases += [(_nn.BCELoss(), _p, answers.double()), (_nn.BCELoss(), _p.double(), answers)]
+for _loss_fn, _given, _bad in _cases:
     try:
         _loss_fn(_given, _bad)
     except (RuntimeError, ValueError):
@@ -312,22 +366,38 @@ for _loss_fn, _given, _bad in [*_cases, (_nn.BCELoss(), _p, answers.double())]:
         raise AssertionError(f"{_bad.dtype} {tuple(_bad.shape)} targets did not raise")
 
 # %%
-# For large logits they part. Take a logit ``x``, ``p = sigmoid(x)`` and target 0, so
-# the loss is ``-log(1 - p)``:
+# .. check:: each loss here is also a class in ``torch.nn`` that gives the same value
+_pairs = {_nn.MSELoss: F.mse_loss, _nn.L1Loss: F.l1_loss, _nn.HuberLoss: F.huber_loss}
+for _cls, _fn in _pairs.items():
+    assert torch.equal(_cls()(prediction, target), _fn(prediction, target))
+assert torch.equal(
+    _nn.CrossEntropyLoss()(logits, labels), F.cross_entropy(logits, labels)
+)
+_bce_fn = F.binary_cross_entropy_with_logits
+assert torch.equal(with_logits, _bce_fn(scores, answers))
+assert torch.equal(two_steps, F.binary_cross_entropy(_p, answers))
+
+# %%
+# For large logits they part. Take a logit ``x``, ``p = sigmoid(x)`` and target 0.
+# The loss ``-log(1 - p)`` is then about ``x`` for large ``x``.
 #
-# 1. As ``1 - p`` is ``1 / (1 + eˣ)``, the loss is ``log(1 + eˣ)``, about
-#    ``x`` for large ``x``. BCEWithLogitsLoss computes it from the logit.
-# 2. In float32 on the CPU, ``p`` rounds to exactly 1.0 from a logit between
-#    16.6 and 16.7 on. Then ``-log(1 - p)`` is infinite.
+# 1. BCEWithLogitsLoss computes it from the logit, and stays right.
+# 2. In float32 on the CPU, ``p`` is exactly 1.0 by a logit of 16.7. Then
+#    ``-log(1 - p)`` is infinite.
 # 3. :class:`~torch.nn.BCELoss` clamps the log at -100. So it reports 100,
-#    for a logit of 16.7 as for 1,000.
+#    for a logit of 16.7 as for 1,000. Its gradient there is 0, however wrong the logit.
 #
-# The gradient is lost too. Through BCELoss, it holds the sigmoid's derivative
-# ``p (1 - p)``. That is 0 once ``p`` is 1.0. A huge logit with target 0 is confidently
-# wrong, yet gets a gradient of 0. From the logit, the gradient is ``p - y``, here
-# close to 1. The table prints 8 significant digits. The functions
+# From the logit, the gradient is ``p - y``, here close to 1. The functions
 # :func:`~torch.nn.functional.binary_cross_entropy_with_logits` and
 # :func:`~torch.nn.functional.binary_cross_entropy` compute the same two losses.
+#
+# .. detail:: The steps behind the table
+#
+#    - As ``1 - p`` is ``1 / (1 + eˣ)``, the loss is ``log(1 + eˣ)``. Its derivative
+#      ``eˣ / (1 + eˣ)`` is ``p``.
+#    - ``p`` first rounds to 1.0 between the logits 16.6 and 16.7.
+#    - Through BCELoss, the gradient holds the sigmoid's slope ``p (1 - p)``: 0 once
+#      ``p`` is 1.0.
 big = torch.tensor([16.0, 16.6, 16.7, 1000.0], requires_grad=True)
 no = torch.zeros(4)  # target 0, the answer "no", for all four
 p = torch.sigmoid(big)
@@ -338,12 +408,13 @@ clamped = F.binary_cross_entropy(p, no, reduction="none")
 rows = {"sigmoid": p, "BCEWithLogitsLoss": exact, "sigmoid + BCELoss": clamped}
 rows |= {"gradient, with logits": grad_exact, "gradient, two steps": grad_clamped}
 print(f"{'logit':>21}: {[round(v, 1) for v in big.tolist()]}")
-for label, values in rows.items():
+for label, values in rows.items():  # 8 significant digits tell p from 1.0
     print(f"{label:>21}: {[float(f'{v:.8g}') for v in values.tolist()]}")
 
 # %%
 # .. check:: the sigmoid is 1.0 from 16.7: BCELoss clamps at 100, gradient 0; from logits, both are right
 assert torch.equal(p == 1, torch.tensor([False, False, True, True]))
+assert [float(f"{v:.8g}") < 1 for v in p.tolist()] == [True, True, False, False]
 assert torch.equal(clamped[2:], torch.full((2,), 100.0))
 torch.testing.assert_close(exact, big + torch.log1p(torch.exp(-big)))
 torch.testing.assert_close(grad_exact, p.detach() - no)
@@ -353,14 +424,14 @@ assert (grad_clamped[:2] > 0.9).all()  # before the jump to 0
 assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
 
 # %%
-# Drawn against the logit, for target 0, sigmoid and BCELoss agree with the true loss
-# for moderate logits. It strays as the sigmoid nears 1.0, then jumps to the clamp at
-# 100. Its gradient jumps to 0.
+# The figure draws both losses for target 0 against the logit. The dashed one, sigmoid
+# and BCELoss, leaves the true loss as the sigmoid nears 1.0. Then it jumps to the
+# clamp at 100.
 #
 # .. detail:: How far it strays
 #
-#    The loss is 0.06 too low at a logit of 16, and over 0.5 too low at 16.6. float32
-#    cannot keep ``1 - p`` accurate so close to 1.
+#    The loss is 0.06 too low at a logit of 16, over 0.5 at 16.6. float32 cannot keep
+#    ``1 - p`` accurate so close to 1.
 x = torch.linspace(-5, 120, 2001, requires_grad=True)
 y_0 = torch.zeros_like(x)
 paths = {
@@ -391,7 +462,7 @@ assert exact[1] - clamped[1] > 0.5
 # - :func:`~torch.nn.functional.cross_entropy` takes logits ``(N, C)`` and
 #   int64 class indices ``(N,)`` from 0 to ``C - 1``.
 # - For yes or no, pass logits to :class:`~torch.nn.BCEWithLogitsLoss`, with
-#   targets of the logits' float dtype and shape.
+#   float targets of the logits' shape.
 #
 # Next, :ref:`sphx_glr_auto_examples_training_plot_05_optimisers_and_learning_rates.py`
 # turns gradients into steps. Exercises for this page: :ref:`exercises-training-04`. In

@@ -59,8 +59,9 @@ with torch.no_grad():
     by_hand = [p - 0.5 * p.grad for p in model.parameters()]
 optimizer.step()
 for (name, p), expected in zip(model.named_parameters(), by_hand, strict=True):
-    difference = (p.detach() - expected).abs().max().item()
-    print(f"{name:15} {tuple(p.shape)!s:9} largest difference {difference:.1e}")
+    difference = (p.detach() - expected).abs().max().item()  # detach: no graph
+    shape = str(tuple(p.shape))
+    print(f"{name:15} {shape:9} largest difference {difference:.1e}")
     torch.testing.assert_close(p.detach(), expected)
 
 # %%
@@ -84,9 +85,10 @@ assert model(X).shape == (1347, 10)
 #
 # .. detail:: Why exactly
 #
-#    The rate 0.5 is a power of two. So ``0.5 * p.grad`` is exact for all but
-#    the tiniest gradients. Halving those leaves float32's full-precision sizes.
-#    At a rate such as 0.1, the product is rounded.
+#    The rate 0.5 is a power of two, so ``0.5 * p.grad`` is exact for
+#    sizes above about ``1e-38``. Below that, float32 keeps fewer bits, and
+#    halving can lose the last one. At a rate such as 0.1, the product is
+#    rounded.
 
 # %%
 # .. check:: exact here; ``0.5 * g`` is exact unless tiny, ``0.1 * g`` is rounded
@@ -95,6 +97,10 @@ for p, expected in zip(model.parameters(), by_hand, strict=True):
 g = torch.cat([p.grad.flatten() for p in model.parameters()])
 assert torch.equal((0.5 * g) * 2, g)
 assert not torch.equal((0.1 * g).double(), 0.1 * g.double())
+_full = torch.finfo(torch.float32).tiny  # the smallest full-precision size
+assert 1e-38 < _full < 2e-38
+_odd = torch.nextafter(torch.tensor([2 * _full]), torch.tensor([1.0]))
+assert torch.equal((0.5 * _odd) * 2, _odd)  # above it, halving is exact
 _tiny = torch.tensor([1e-45])  # the smallest float32 above 0, far from normal
 assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 
@@ -108,19 +114,23 @@ assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 # grows towards ``g / (1 - mu)``: ten times ``g`` for ``mu = 0.9``.
 #
 # Below, the loss is ``0.5 * (curvature * w**2).sum()``, with ``curvature``
-# equal to ``[1, 10]``. So one direction curves ten times more sharply. Its
-# gradient is ``curvature * w``. ``w_hand`` is a ``.clone()``, since ``detach``
-# alone shares the memory that ``step`` changes. Three steps both ways:
+# equal to ``[1, 10]``. Its gradient is ``curvature * w``. So the loss
+# curves ten times more steeply along ``w[1]`` than along ``w[0]``. Three
+# steps both ways:
 #
 # .. detail:: Other gradients, other settings
 #
 #    For a gradient that flips sign at every step, the terms partly cancel.
-#    These formulas hold with no weight decay and SGD's defaults:
-#    ``dampening=0`` adds each ``g`` in full; ``nesterov=False`` steps by ``b``.
+#    These formulas assume no weight decay and two of SGD's defaults:
+#
+#    1. ``dampening=d``, by default 0, makes later steps add ``(1 - d) * g``
+#       to ``b``.
+#    2. ``nesterov=True``, by default ``False``, steps by ``g + mu * b``,
+#       not ``b``.
 w = torch.tensor([1.0, -2.0], requires_grad=True)
 curvature = torch.tensor([1.0, 10.0])
 sgd_momentum = torch.optim.SGD([w], lr=0.05, momentum=0.9)
-w_hand, buffer = w.detach().clone(), None
+w_hand, buffer = w.detach().clone(), None  # detach alone would share w's memory
 for _ in range(3):
     sgd_momentum.zero_grad()
     (0.5 * curvature * w**2).sum().backward()
@@ -144,25 +154,64 @@ for signs, limit in (([1.0, 1.0], 10.0), ([1.0, -1.0], 1 / 1.9)):
     torch.testing.assert_close(buffer_size, torch.tensor([limit]))
 
 # %%
+# .. check:: ``dampening`` and ``nesterov`` change ``b`` and the step as stated
+for d, nesterov in ((0.5, False), (0.0, True)):
+    v = torch.tensor([1.0, -2.0], requires_grad=True)
+    sgd_variant = torch.optim.SGD(
+        [v], 0.05, momentum=0.9, dampening=d, nesterov=nesterov
+    )
+    v_hand, b = v.detach().clone(), None
+    for _ in range(3):
+        v.grad = curvature * v.detach()
+        sgd_variant.step()
+        g_hand = curvature * v_hand
+        b = g_hand if b is None else 0.9 * b + (1 - d) * g_hand
+        v_hand = v_hand - 0.05 * (g_hand + 0.9 * b if nesterov else b)
+    torch.testing.assert_close(v.detach(), v_hand)
+
+# %%
+# Plain SGD would multiply ``w[0]`` by ``1 - 0.05`` at each step; momentum
+# moves it further. Along the steep ``w[1]`` it overshoots, crossing 0. So
+# momentum speeds up gentle slopes but can swing across steep ones.
+
+# %%
+# .. check:: momentum moves ``w[0]`` further than plain SGD; ``w[1]`` crosses 0
+plain = torch.tensor([1.0, -2.0])
+for _ in range(3):
+    plain = plain - 0.05 * curvature * plain
+torch.testing.assert_close(plain[0], torch.tensor(0.95**3))
+assert w[0] < plain[0]
+assert w[1] > 0 > plain[1]
+
+# %%
 # Four optimisers, one problem
 # ----------------------------
-# :class:`torch.optim.Adam` keeps two running averages per parameter: one of the
-# gradient, one of its square. It divides the first by ``sqrt(second) + eps``,
-# element by element; ``eps`` keeps it from dividing by zero. After a start-up
-# correction, its first step moves each element by ``lr * g / (abs(g) + eps)``. That
-# is almost exactly ``lr`` for gradients far above ``eps = 1e-8``. Scaling them all
-# by one factor scales SGD's steps but not Adam's. :class:`torch.optim.AdamW` is
-# Adam with another weight decay, a pull of every weight towards 0, taught below.
-# Each optimiser takes 150 full-batch steps from the same initial weights. The
-# figure has one curve per optimiser, on a log y-axis.
+# :class:`torch.optim.Adam` keeps two running averages per parameter: one of
+# the gradient, one of its square. Its step is ``lr`` times the first divided
+# by ``sqrt(second) + eps``, element by element. ``eps = 1e-8`` keeps it from
+# dividing by zero.
 #
-# .. detail:: Adam's averages
+# On the first step the averages amount to ``g`` and ``g**2``. So Adam's
+# first step moves each element by ``lr * g / (abs(g) + eps)``.
+# That is almost exactly ``lr`` for gradients far above ``eps``. Without
+# weight decay, scaling all gradients by one factor scales SGD's steps but
+# not Adam's.
+#
+# .. detail:: Adam's averages, and its start-up correction
 #
 #    Each average keeps a fraction ``beta`` of its old value and adds
 #    ``1 - beta`` of the new one. The defaults are ``betas=(0.9, 0.999)``.
 #    Both averages start at zero. So after one step they hold ``0.1 * g``
 #    and ``0.001 * g**2``. At step ``t``, Adam divides each by
 #    ``1 - beta**t`` to undo that start. That gives the first step above.
+#
+# :class:`torch.optim.AdamW` differs from Adam only in its
+# :term:`weight decay`, a pull of every weight towards 0, taught below.
+# AdamW decays by default; Adam does not.
+#
+# Each optimiser takes 150 full-batch steps from the same initial weights.
+# ``functools.partial`` fills in each recipe's settings; the loop adds
+# ``model.parameters()``. The figure plots each loss on a log y-axis.
 recipes = {
     "SGD, lr 0.5": partial(torch.optim.SGD, lr=0.5),
     "SGD, momentum 0.9, lr 0.5": partial(torch.optim.SGD, lr=0.5, momentum=0.9),
@@ -194,7 +243,7 @@ ax.legend()
 plt.show()
 
 # %%
-# .. check:: scaling every gradient scales SGD's steps, not Adam's; a jump moves > lr
+# .. check:: without decay, scaling gradients scales SGD's steps, not Adam's
 for make, factor in ((torch.optim.SGD, 100), (torch.optim.Adam, 1)):
     moves = []
     for scale in (1.0, 100.0):
@@ -205,6 +254,15 @@ for make, factor in ((torch.optim.SGD, 100), (torch.optim.Adam, 1)):
         moves.append(torch.tensor([q.item(), before - q.item()]))
     torch.testing.assert_close(moves[1], factor * moves[0])
 assert moves[0][1] > 1.5 * 0.1  # Adam's step at the jump: well over lr
+for make, factor in ((torch.optim.SGD, 100), (torch.optim.Adam, 1)):
+    ends = []  # with weight decay, neither ratio holds
+    for scale in (1.0, 100.0):
+        opt = make([q := torch.ones(1, requires_grad=True)], lr=0.1, weight_decay=0.1)
+        for _ in range(15):
+            q.grad = scale * torch.tensor([1.0])
+            opt.step()
+        ends.append(1 - q.item())
+    assert abs(ends[1] / ends[0] / factor - 1) > 0.005
 
 # %%
 # .. check:: Adam's first step: ``lr`` for large gradients, less near ``eps``
@@ -217,6 +275,19 @@ torch.testing.assert_close(adam_once.state[q]["exp_avg_sq"], 0.001 * q.grad**2)
 first_step = 0.1 * q.grad / (q.grad.abs() + 1e-8)
 torch.testing.assert_close(q.detach(), 1 - first_step)
 torch.testing.assert_close(q.detach()[3:], torch.tensor([1 - 0.05, 1.0]))
+
+# %%
+# .. check:: only AdamW decays by default, its only difference from Adam
+assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
+assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
+twins = [torch.ones(3, requires_grad=True) for _ in range(2)]
+adamw_no_decay = torch.optim.AdamW([twins[1]], lr=0.01, weight_decay=0.0)
+pair = torch.optim.Adam([twins[0]], lr=0.01), adamw_no_decay
+for n in range(5):
+    for t, opt in zip(twins, pair, strict=True):
+        t.grad = torch.tensor([1.0, -0.5, 0.2]) * (n + 1)
+        opt.step()
+torch.testing.assert_close(twins[0], twins[1])
 
 # %%
 # At these rates, plain SGD's last loss is over five times each of the
@@ -250,35 +321,40 @@ assert last_loss.item() < lowest
 # :term:`Weight decay <weight decay>` comes in two forms, for a weight ``p``
 # with gradient ``g``:
 #
-# 1. The L2 form, used by SGD and Adam with ``weight_decay=wd``, adds
-#    ``wd * p`` to ``g``: the gradient of ``wd / 2 * (p**2).sum()``. The sum
-#    of squares is the squared L2 length, hence the name.
+# 1. The L2 form adds ``wd * p`` to ``g``: the gradient of
+#    ``wd / 2 * (p**2).sum()``. The sum of squares is the squared L2 length,
+#    hence the name. SGD and, by default, Adam use it for ``weight_decay=wd``.
 # 2. The decoupled form multiplies ``p`` by ``1 - lr * wd``, then steps
 #    with ``g`` alone. AdamW does this.
 #
+# .. detail:: Adam's ``decoupled_weight_decay``
+#
+#    PyTorch 2.13's Adam has a ``decoupled_weight_decay`` setting; 2.4's
+#    lacks it. Set to ``True``, it makes Adam step as AdamW does.
+#
 # For plain SGD the two forms give the same update:
-# ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``. For Adam
-# they differ, because Adam divides by the gradient's size. Below, each
-# takes one step from three weights equal to 1, ``p.grad`` set by hand.
+# ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``.
+#
+# .. detail:: SGD with momentum
+#
+#    With momentum, ``wd * p`` is summed in the buffer like the gradients.
+#    The shrink per step then grows well past ``lr * wd``.
+#
+# For Adam the two forms differ, because Adam divides by the gradient's
+# size. Below, each takes one step from three weights equal to 1, ``p.grad``
+# set by hand.
 #
 # .. detail:: The formulas of the first step
 #
 #    Adam's first step moves each element by ``lr * g2 / (abs(g2) + eps)``,
 #    where ``g2 = g + wd * p``. AdamW's is ``lr * wd * p`` plus
 #    ``lr * g / (abs(g) + eps)``.
-#
-# .. detail:: Momentum, and Adam's ``decoupled_weight_decay``
-#
-#    With momentum, ``wd * p`` is summed in the buffer like the gradients.
-#    The shrink per step then grows well past ``lr * wd``. Newer versions,
-#    such as PyTorch 2.13, give Adam ``decoupled_weight_decay``. Set to
-#    ``True``, it makes Adam step as AdamW does. PyTorch 2.4 lacks it.
-lr, wd, eps = 0.1, 0.01, 1e-8  # eps: Adam's and AdamW's default
+lr, wd = 0.1, 0.01
 p0 = torch.tensor([1.0, 1.0, 1.0])
 grad = torch.tensor([0.0, 0.1, -1.0])
 after = {}
 for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
-    p = p0.clone().requires_grad_()
+    p = p0.clone().requires_grad_()  # fresh copies for each optimiser
     p.grad = grad.clone()
     optimizer_class([p], lr=lr, weight_decay=wd).step()
     after[optimizer_class.__name__] = p.detach()
@@ -286,6 +362,8 @@ for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
 
 # %%
 # .. check:: the formulas hold; ``wd * p`` is the penalty's gradient; decoupled Adam is AdamW
+eps = 1e-8  # Adam's and AdamW's default
+assert torch.optim.Adam([w]).defaults["eps"] == eps
 with_l2 = grad + wd * p0
 _penalty_grad = torch.func.grad(lambda v: wd / 2 * (v**2).sum())(p0)
 torch.testing.assert_close(_penalty_grad, wd * p0)
@@ -312,15 +390,16 @@ for _ in range(60):
 assert 1 - q.item() / previous > 5 * lr * wd
 
 # %%
-# The first weight has a zero gradient, so only the decay moves it. SGD and
-# AdamW move it by ``lr * wd * p``. Adam adds ``wd * p`` to the gradient, then
-# divides the sum by its size, like any gradient: a full step of ``lr``. The
-# other two weights have gradients 0.1 and -1. Adding ``wd * p``, 0.01, keeps
-# their signs, so Adam steps ``lr`` downhill, as with ``wd = 0``. AdamW also
-# takes ``lr * wd * p`` off. So Adam's L2 decay depends on the gradients.
+# The first weight has a zero gradient, so only the decay moves it:
 #
-# AdamW decays by default, with ``weight_decay=0.01``, and Adam does not:
-# their runs above differ only there.
+# - SGD and AdamW move it by ``lr * wd * p``.
+# - Adam adds ``wd * p`` to the zero gradient, then divides this sum by its
+#   size. So its first step moves it a full ``lr``.
+#
+# The other two weights have gradients 0.1 and -1. Adding ``wd * p``, 0.01,
+# keeps their signs. So Adam steps ``lr`` downhill, as it would with
+# ``wd = 0``. AdamW also takes ``lr * wd * p`` off. So Adam's L2 decay
+# depends on the gradients: here, a full step or nothing.
 
 # %%
 # .. check:: Adam's decay is a full step or none; SGD's and AdamW's is ``lr * wd``
@@ -332,36 +411,24 @@ torch.testing.assert_close(after["Adam"][1:], p0[1:] - downhill)
 torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill)
 
 # %%
-# .. check:: only AdamW decays by default, its only difference from Adam
-assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
-assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
-twins = [torch.ones(3, requires_grad=True) for _ in range(2)]
-adamw_no_decay = torch.optim.AdamW([twins[1]], lr=0.01, weight_decay=0.0)
-pair = torch.optim.Adam([twins[0]], lr=0.01), adamw_no_decay
-for n in range(5):
-    for t, opt in zip(twins, pair, strict=True):
-        t.grad = torch.tensor([1.0, -0.5, 0.2]) * (n + 1)
-        opt.step()
-torch.testing.assert_close(twins[0], twins[1])
-
-# %%
 # No decay for the biases
 # -----------------------
 # A bias only shifts an output, so biases are commonly left undecayed. An
 # optimiser can hold several *parameter groups*, each with its own settings.
-# It then takes one dictionary per group: its ``"params"`` and the settings it
-# changes. The settings a group does not name come from the optimiser's keyword
-# arguments. ``optimizer.param_groups`` lists the groups.
+# Its constructor then takes a list of dictionaries, one per group. Each
+# holds the group's ``"params"`` and the settings it changes. The settings
+# a group does not name come from the optimiser's keyword arguments.
+# ``optimizer.param_groups`` lists the groups.
 #
 # Each name from :meth:`~torch.nn.Module.named_parameters` ends in
 # ``weight`` or ``bias``: a test on the name sorts them.
 #
 # .. detail:: Other layers' names
 #
-#    Not every layer names its parameters so. :class:`torch.nn.LSTM`, a
-#    layer for sequences, has names such as ``weight_ih_l0``. This test
-#    would leave them in no group, and the optimiser would never update
-#    them. So check that each parameter lands in exactly one group.
+#    :class:`torch.nn.LSTM`, a layer for sequences, names its parameters
+#    otherwise, such as ``weight_ih_l0``. This test would leave them out,
+#    and the optimiser would never update them. So check that each
+#    parameter lands in exactly one group.
 torch.manual_seed(0)
 model = MLP(64, [64], 10)
 named = list(model.named_parameters())

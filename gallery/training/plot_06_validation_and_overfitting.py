@@ -14,7 +14,6 @@ evaluation mode.
 # %%
 # Every page starts by saying what computed it: here, the CPU.
 import copy
-from itertools import pairwise
 
 import matplotlib.pyplot as plt
 import torch
@@ -61,7 +60,8 @@ assert set(train_set.indices).isdisjoint(val_set.indices)
 # %%
 # The split is not stratified: each digit's share of the validation set is only
 # roughly its overall share. :func:`torch.bincount` counts each digit among the
-# validation labels, ``digits.train_labels[val_set.indices]``.
+# validation labels, ``digits.train_labels[val_set.indices]``. The second line
+# shows a fifth of each digit's total, rounded down, for comparison.
 #
 # .. detail:: How fractions become lengths
 #
@@ -69,13 +69,19 @@ assert set(train_set.indices).isdisjoint(val_set.indices)
 #    items left over go one each to the parts, from the first. ``0.29 * 100``
 #    falls just short of 29, so 0.71 and 0.29 of 100 items round to 71 and 28.
 #    The 1 item left over goes to the first part: 72 and 28.
-#    Up to PyTorch 2.13, fractions whose float sum is just above 1, such as 0.33,
-#    0.56 and 0.11, are refused with a message about lengths; 2.14 accepts them.
+#
+#    ``random_split`` adds the fractions with Python's ``sum()``. Before Python
+#    3.12, that sum of 0.33, 0.56 and 0.11 is just above 1. These fractions are
+#    then refused with a message about lengths. From Python 3.12, ``sum()``
+#    adds floats more exactly, so there they are accepted.
 per_digit = torch.bincount(digits.train_labels[val_set.indices])
 print("validation images per digit:", per_digit)
+print("a fifth of each digit's total:", torch.bincount(digits.train_labels) // 5)
 
 # %%
 # .. check:: lengths round down, leftovers go one each from the first; a seed repeats; unstratified
+import sys
+
 n = len(training_images)
 assert (len(train_set), len(val_set)) == (int(0.8 * n) + 1, int(0.2 * n))
 with torch.random.fork_rng(devices=[]):
@@ -91,8 +97,10 @@ with torch.random.fork_rng(devices=[]):
     except ValueError as error:
         _got = str(error)
     else:
-        assert torch.__version__ >= (2, 14), "2.13 and earlier refuse these"
-    assert "lengths" in _got if torch.__version__ < (2, 14) else _got == [33, 56, 11]
+        assert sys.version_info >= (3, 12), "before Python 3.12 these are refused"
+    _before_312 = sys.version_info < (3, 12)
+    assert (sum([0.33, 0.56, 0.11]) > 1) == _before_312  # the Python, not PyTorch
+    assert "lengths" in _got if _before_312 else _got == [33, 56, 11]
 assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 
 # %%
@@ -100,11 +108,14 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # ---------------
 # To overfit is to fit the training images so closely that new ones do worse. To
 # do so quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150 training
-# images: a ``Subset`` of ``train_set``. Its two hidden layers of 256 give it
-# over 500 parameters per image. The images form one :term:`batch`, so an
-# :term:`epoch` is one step of Adam. Each epoch ends with a validation pass in
-# :meth:`~torch.nn.Module.eval` mode, under :class:`torch.inference_mode`: it
-# records no :term:`computational graph`, as :class:`torch.no_grad` does.
+# images. ``Subset(train_set, range(150))`` holds them: a ``Subset`` of a data
+# set and a list of indices keeps the items at those indices. The model's two
+# hidden layers of 256 give it over 500 parameters per image. The images form
+# one :term:`batch`, so an :term:`epoch` is one step of Adam.
+#
+# Each epoch ends with a validation pass in :meth:`~torch.nn.Module.eval` mode.
+# It runs under :class:`torch.inference_mode`. Like :class:`torch.no_grad`, that
+# records no :term:`computational graph`.
 #
 # .. detail:: Inference tensors
 #
@@ -139,7 +150,7 @@ for _ in range(epochs):
             correct += (logits.argmax(dim=1) == targets).sum().item()
     val_losses.append(total / len(val_set))
     val_accuracies.append(correct / len(val_set))
-best = min(range(epochs), key=val_losses.__getitem__)  # lowest loss; from 0
+best = min(range(epochs), key=val_losses.__getitem__)  # its index, from 0
 print(f"lowest validation loss {val_losses[best]:.3f} after epoch {best + 1}")
 print(f"after epoch {epochs}: training loss {train_losses[-1]:.5f}", end=", ")
 print(f"validation loss {val_losses[-1]:.3f}")
@@ -181,6 +192,8 @@ plt.show()
 
 # %%
 # .. check:: the losses fall, then validation loss rises past 1.5 times; accuracy holds
+from itertools import pairwise
+
 assert all(later < earlier for earlier, later in pairwise(train_losses))
 assert all(later < earlier for earlier, later in pairwise(val_losses[: best + 1]))
 assert train_losses[-1] < 0.01
@@ -193,8 +206,8 @@ assert max(abs(a - val_accuracies[best]) for a in val_accuracies[best:]) <= 0.02
 # --------------
 # :term:`Early stopping <early stopping>` keeps the weights of the epoch with
 # the lowest validation loss so far. It stops once that loss has not improved
-# for ``patience`` epochs. :meth:`~torch.nn.Module.state_dict` returns the
-# weights as a :term:`state dict`, a dictionary from names to tensors.
+# for ``patience`` epochs. :meth:`~torch.nn.Module.state_dict` returns a
+# :term:`state dict`: a dictionary from names to tensors, here the weights.
 # These tensors share memory with the parameters. A ``dict()`` copy holds
 # the same tensors, so it changes with every :term:`optimiser` step. A
 # :func:`copy.deepcopy` copies the tensors, so it does not:
@@ -206,6 +219,7 @@ layer(torch.ones(1, 3)).sum().backward()
 sgd.step()
 print("parameter after the step:", layer.weight.detach())
 print("state_dict() from before:", state["weight"])
+print("dict() copy from before: ", shallow["weight"])
 print("deepcopy from before:    ", deep["weight"])
 
 # %%
@@ -221,7 +235,7 @@ assert not torch.equal(deep["weight"], layer.weight)
 # site's :func:`~tutorial_utils.training.train_one_epoch` trains for one epoch;
 # its :func:`~tutorial_utils.training.evaluate` returns a result with ``.loss``
 # and ``.accuracy``. At the end, :meth:`~torch.nn.Module.load_state_dict` copies
-# the best weights back into the parameters, in place. Its printed result says
+# the best weights back into the parameters, in place by default. Its printed result says
 # every name matched. Only then do the test images measure it.
 torch.manual_seed(0)
 model = MLP(64, [256, 256], 10)
@@ -252,13 +266,21 @@ evaluate(_probe, [(torch.zeros(1, 10), torch.tensor([0]))])
 assert _seen == [False]
 torch.testing.assert_close(restored.loss, best_loss, rtol=1e-6, atol=0)
 assert optimizer.param_groups[0]["params"][0] is model.layers[0].weight  # in place
+with torch.random.fork_rng(devices=[]):
+    _layer = torch.nn.Linear(3, 1)
+_weight = _layer.weight
+_layer.load_state_dict(copy.deepcopy(_layer.state_dict()), assign=True)
+assert _layer.weight is not _weight  # not the default: replaces the parameters
 
 # %%
 # Training stopped five epochs after the figure's best epoch. Why did the validation
 # loss rise while the accuracy held? Below, the restored and epoch-60 models meet the
-# validation images. ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips
-# it. ``reduction="none"`` gives one loss per image. ``amax(dim=1)`` takes each row's
-# largest probability: the confidence in the answer.
+# validation images. In the code:
+#
+# - ``wrong`` is a :term:`mask` of the wrong answers; ``~wrong`` flips it.
+# - ``reduction="none"`` gives one loss per image.
+# - ``amax(dim=1)`` takes each row's largest probability: the confidence in
+#   the answer.
 #
 # The model of epoch 60 gets fewer images wrong, but more confidently. And cross-entropy
 # punishes a confident mistake heavily. Summed over the images each model gets wrong,
@@ -294,8 +316,8 @@ assert late[3] < early[3]  # less on the rest
 # Dropout in training and evaluation mode
 # ---------------------------------------
 # :term:`Dropout <dropout>` is a common way to reduce overfitting. A new module
-# is in :term:`training mode`, where :class:`torch.nn.Dropout` sets each element
-# to zero with probability ``p``, independently of the others. It multiplies the
+# starts in :term:`training mode`. There, :class:`torch.nn.Dropout` sets each
+# element to zero with probability ``p``, independently of the others. It multiplies the
 # others by ``1 / (1 - p)``. That keeps each element's average over many draws.
 # In evaluation mode it returns its input unchanged. ``unique()`` lists a
 # tensor's distinct values.
@@ -333,7 +355,8 @@ assert torch.equal(dropout(ones), ones)
 # %%
 # On a digit, each training-mode pass drops other pixels and brightens the
 # rest by a third. ``imshow`` draws the pixels as an image; ``set_axis_off``
-# hides the axes. ``vmax`` is the brightest a kept pixel can be.
+# hides the axes. ``cmap="gray_r"`` shades them from white at ``vmin`` to black
+# at ``vmax``, the largest value a kept pixel can have.
 image = next(pixels for pixels, label in val_set if label == 0)
 dropout.train()
 panels = {"input": image, "train()": dropout(image), "train() again": dropout(image)}
@@ -369,8 +392,6 @@ with torch.no_grad():
     still_drops = (dropout(ones) == 0).any().item()
 model.eval()
 recorded = model(val_features[:2])
-with torch.no_grad():
-    unrecorded = model(val_features[:2])
 print("training mode under no_grad drops elements:", still_drops)
 print("evaluation mode records a graph:", recorded.grad_fn is not None)
 
@@ -378,6 +399,8 @@ print("evaluation mode records a graph:", recorded.grad_fn is not None)
 # .. check:: under ``no_grad`` dropout still drops; in ``eval`` mode autograd still records
 assert still_drops
 assert recorded.requires_grad
+with torch.no_grad():
+    unrecorded = model(val_features[:2])
 assert unrecorded.grad_fn is None
 assert torch.equal(recorded, unrecorded)
 with torch.random.fork_rng(devices=[]):

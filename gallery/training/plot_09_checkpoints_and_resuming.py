@@ -43,20 +43,34 @@ folder = Path(workdir.name)
 #
 # 1. The model's :term:`state dict`, which holds its weights.
 # 2. The :term:`optimiser`'s state dict. SGD with :term:`momentum` keeps a
-#    momentum buffer for each parameter that a step has updated.
-#    ``sgd.state_dict()`` holds them under ``"state"``, keyed by the
-#    parameter's position in ``model.parameters()``.
+#    momentum buffer for each parameter it trains. In ``sgd.state_dict()``,
+#    the value under ``"state"`` is a dictionary. Its keys 0, 1, 2, ... number
+#    the parameters in the order the optimiser was given them. Each value is
+#    a dictionary that holds the ``"momentum_buffer"``.
 # 3. The number of :term:`epochs <epoch>` done.
 # 4. The state of PyTorch's random number generator, a :term:`tensor` from
 #    :func:`torch.get_rng_state`. A :class:`~torch.utils.data.DataLoader` with
-#    ``shuffle=True`` draws each epoch's order from it. For a loader with its
-#    own ``generator``, save and restore that one's state too.
+#    ``shuffle=True`` draws each epoch's order from it.
+#
+# .. detail:: When a momentum buffer appears
+#
+#    Before the first step, ``"state"`` is empty. A step gives a buffer to
+#    each parameter that has a gradient, even a gradient of zeros. A
+#    parameter whose ``.grad`` is ``None`` gets none.
+#
+# .. detail:: A loader with its own generator
+#
+#    A loader made with ``generator=`` draws its order from that generator,
+#    not from PyTorch's. For such a loader, also save
+#    ``generator.get_state()``, and restore it with ``set_state``.
 #
 # The run below trains ``NeuralNetwork(2, 2)`` on the toy data of ``toy_datasets()``.
 # :func:`~tutorial_utils.training.train_one_epoch` trains one epoch and returns the mean
 # :term:`loss` of its samples. After three of eight epochs, the run saves a checkpoint
-# with :func:`torch.save`. The state dicts hold the model's and the optimiser's own
-# tensors. So save right after the epoch, before training changes them.
+# with :func:`torch.save`.
+#
+# The state dicts hold the model's and the optimiser's own tensors, not
+# copies. Training goes on changing them, so the file is written first.
 loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
 torch.manual_seed(0)
@@ -80,6 +94,19 @@ assert saved_momentum.data_ptr() == sgd.state[bias]["momentum_buffer"].data_ptr(
 assert [*to_save["optimizer"]["state"]] == [*range(len([*uninterrupted.parameters()]))]
 unstepped = torch.optim.SGD(uninterrupted.parameters(), lr=0.1, momentum=0.9)
 assert unstepped.state_dict()["state"] == {}
+
+# %%
+# .. check:: keys follow the optimiser's list; a zero gradient gets a buffer
+weight, b, unused = torch.zeros(2, 2), torch.zeros(2), torch.zeros(3)
+for tensor in weight, b, unused:
+    tensor.requires_grad_()
+weight.grad, b.grad = torch.zeros(2, 2), torch.ones(2)  # unused.grad stays None
+reordered = torch.optim.SGD([b, weight, unused], lr=0.1, momentum=0.9)
+reordered.step()
+buffers = reordered.state_dict()["state"]
+assert [*buffers] == [0, 1]  # b first, as listed; nothing for unused
+assert buffers[0]["momentum_buffer"].shape == b.shape
+assert torch.equal(weight, torch.zeros(2, 2))  # its zero gradient moved nothing
 
 # %%
 # .. check:: the shuffle follows PyTorch's generator, or the loader's own
@@ -115,7 +142,13 @@ with torch.random.fork_rng(devices=[]):  # later cells see the state as it was
 #
 #    A run that draws random numbers on a GPU also saves
 #    :func:`torch.cuda.get_rng_state_all`. It can still resume differently in
-#    the last bits where it uses nondeterministic operations: see
+#    the last bits. Some GPU operations are nondeterministic: run twice on
+#    the same input, one may add its numbers in another order.
+#
+#    cuDNN is NVIDIA's library of neural-network kernels. It has several
+#    algorithms for a convolution, a layer of image models. With
+#    ``torch.backends.cudnn.benchmark = True``, cuDNN times them and keeps
+#    the fastest, so a new process may keep another one. See
 #    :ref:`sphx_glr_auto_examples_training_plot_57_deterministic_algorithms.py`.
 torch.manual_seed(999)
 resumed = NeuralNetwork(2, 2)
@@ -140,7 +173,7 @@ assert resumed_losses == losses[start:]
 # -------------------------------
 # Resuming from the weights alone builds a fresh optimiser: no momentum yet. The new
 # process's random state stays, so the batches come in another order. In this run the
-# loss is then above the uninterrupted run's at every epoch, but that is no rule:
+# loss is then above the uninterrupted run's at every epoch, but that is no rule.
 torch.manual_seed(999)
 from_weights = NeuralNetwork(2, 2)
 from_weights.load_state_dict(checkpoint["model"])
@@ -163,8 +196,9 @@ with torch.random.fork_rng(devices=[]):
     assert new_order != [labels.tolist() for _, labels in loader]
 
 # %%
-# The figure shows the runs on a log scale; a dotted line (``ax.axvline``)
-# marks the checkpoint. The resumed run's crosses sit on the first curve.
+# The figure shows the runs on a log scale, with epochs numbered from 1. A
+# dotted line (``ax.axvline``) between epochs 3 and 4 marks the checkpoint.
+# The resumed run's crosses sit on the first curve.
 fig, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
 every, after = range(1, epochs + 1), range(start + 1, epochs + 1)
 ax.plot(every, losses, "o-", color=PALETTE[5], label="uninterrupted")
@@ -180,11 +214,14 @@ plt.show()
 # The site's checkpoint helper
 # ----------------------------
 # :func:`~tutorial_utils.checkpoints.save_checkpoint` writes such a checkpoint
-# in one call. :func:`~tutorial_utils.checkpoints.load_checkpoint` reads it
-# with ``weights_only=True``. It restores the model, the optimiser and the
-# random state, and returns the epoch. Given no optimiser, it skips that one.
-# ``save_checkpoint`` returns the path it wrote. Here is the same run, saved
-# and resumed with them:
+# in one call, and returns the path it wrote.
+#
+# :func:`~tutorial_utils.checkpoints.load_checkpoint` reads it with
+# ``weights_only=True``. It restores the model, the optimiser and the random
+# state, and returns the epoch. Called without an optimiser, it restores
+# only the model and the random state.
+#
+# Here is the same run, saved and resumed with them:
 #
 # .. detail:: The helper's file
 #
@@ -221,14 +258,21 @@ assert helper_losses == losses[start:]
 # 2. With ``overwrite=True``, it writes the new file in full, then renames it
 #    over the old one. A save that stops half-way keeps the old checkpoint.
 #
-# The cell prints the error's ``strerror``: its message without the path.
+# The cell prints the error's ``strerror``: its message without the path. If
+# no error comes, it stops with an ``AssertionError``. It then loads the file into a new model to read the epoch. That also
+# restores the file's random state.
 #
 # .. detail:: The partial file, and a failed ``torch.save``
 #
+#    The new file is first written as ``.run.pt.<16 random hex digits>.partial``.
 #    A save that raises an error deletes its partial file. A killed process
-#    may leave it behind: ``.run.pt.<process id>.partial``. :func:`torch.save`
-#    writes straight into its file. If it fails while writing over an earlier
-#    checkpoint, it leaves a broken file that :func:`torch.load` refuses.
+#    may leave it behind. Each save picks a new random name, so a later save
+#    never reuses, replaces or deletes that file. If ``run.pt`` is a symbolic
+#    link, the rename replaces the link, not the file it points to.
+#
+#    :func:`torch.save` writes straight into its file. If it fails while
+#    writing over an earlier checkpoint, it leaves a broken file that
+#    :func:`torch.load` refuses.
 try:
     save_checkpoint(run_path, run, sgd, epoch=epochs)
 except FileExistsError as error:
@@ -288,6 +332,33 @@ assert run_path.read_bytes() == previous  # killed half-way: the old file is the
 assert len(list(folder.glob("*partial"))) == 1  # and the killed save's partial file
 
 # %%
+# .. check:: later saves leave a killed save's partial file as it is
+import os
+import re
+import shutil
+
+(left,) = folder.glob("*partial")
+assert re.fullmatch(r"\.run\.pt\.[0-9a-f]{16}\.partial", left.name)
+as_left = left.read_bytes()
+# A helper that named its partial file by process id reused these names.
+for name in "run.pt", "fresh.pt":
+    shutil.copy(left, folder / f".{name}.{os.getpid()}.partial")
+save_checkpoint(run_path, run, sgd, epoch=epochs, overwrite=True)  # it raised here
+save_checkpoint(folder / "fresh.pt", run, sgd, epoch=epochs)  # and said "exists"
+stale = sorted(folder.glob("*partial"))
+assert len(stale) == 3
+assert all(f.read_bytes() == as_left for f in stale)
+link, latest = folder / "latest.pt", run_path.read_bytes()
+try:
+    link.symlink_to(run_path)
+except OSError:  # Windows may need a privilege for links: nothing to test
+    pass
+else:
+    save_checkpoint(link, run, sgd, epoch=saved_at, overwrite=True)
+    assert not link.is_symlink()  # the link itself was replaced
+    assert run_path.read_bytes() == latest  # not the file it pointed to
+
+# %%
 # Summary
 # -------
 # - A checkpoint holds the model's and the optimiser's state dicts, the
@@ -336,7 +407,7 @@ torch.save(checkpoint, checkpoint_file)
 # %%
 # The check reads the file back. ``checkpoint_file.is_file()`` says whether
 # the file exists. With ``weights_only=True``, :func:`torch.load` raises
-# ``pickle.UnpicklingError`` for other objects, such as a whole model.
+# ``pickle.UnpicklingError`` for objects it does not allow, such as a whole model.
 assert isinstance(checkpoint, dict), "Exercise 1: checkpoint is not a dictionary"
 assert checkpoint_file.is_file(), "Exercise 1: nothing saved to checkpoint_file"
 try:

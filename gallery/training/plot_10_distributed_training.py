@@ -57,13 +57,18 @@ print(environment_summary(torch.device("cpu")))
 # A *sampler* picks which indices a loader reads. A
 # :class:`~torch.utils.data.distributed.DistributedSampler` gives each
 # process a share of the data set. Its ``num_replicas`` is the world size;
-# its ``rank`` is the process rank. Here one process builds both processes'
-# samplers, to show their shares. It shuffles the indices from its
-# ``seed`` and the :term:`epoch`, which
-# :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch` sets.
-# Each process takes every second index of that order, starting at its
-# process rank. The site's ``toy_datasets`` returns the earlier pages' toy
-# data set, five samples.
+# its ``rank`` is the process rank.
+#
+# 1. The sampler shuffles the indices with a generator seeded with
+#    ``seed + epoch``. Its method
+#    :meth:`~torch.utils.data.distributed.DistributedSampler.set_epoch` sets
+#    the :term:`epoch`.
+# 2. With two processes, each takes every second index of that order,
+#    starting at its process rank.
+#
+# Here one process builds both processes' samplers, to show their shares.
+# The site's ``toy_datasets`` returns the earlier pages' toy data set, five
+# samples.
 train_ds, _ = toy_datasets()
 shares = {}
 for epoch in range(3):
@@ -76,9 +81,12 @@ for epoch in range(3):
     print(f"epoch {epoch + 1}: shares {shares[epoch, 0]} and {shares[epoch, 1]}")
 
 # %%
-# .. check:: seed and epoch set the order, not the global generator
+# .. check:: ``seed + epoch`` sets the order, not the global generator
 fixed = DistributedSampler(train_ds, num_replicas=2, rank=0, seed=123)
 assert list(fixed) == list(fixed) == shares[0, 0]
+fixed.set_epoch(1)
+assert list(fixed) == shares[1, 0] != shares[0, 0]
+assert list(DistributedSampler(train_ds, 2, 0, seed=124)) == shares[1, 0]
 with torch.random.fork_rng(devices=[]):
     torch.manual_seed(0)
     assert list(DistributedSampler(train_ds, 2, 0, seed=123)) == shares[0, 0]
@@ -98,12 +106,11 @@ with torch.random.fork_rng(devices=[]):
 #    run out keeps answering the others' gradient exchanges.
 #
 # The site's helper ``draw_tensors`` draws the shares, one row per epoch.
-# Process rank 0 starts at the order's first index, so ``tables[0][:, :1]``
-# holds each epoch's repeated index. ``(table == repeated).long()`` is 1
-# where a share holds it; ``groups`` gives those cells their own colour.
+# Its ``groups`` argument colours the cells that hold the repeated index.
+# Process rank 0's share starts with that index.
 tables = [torch.tensor([shares[epoch, rank] for epoch in range(3)]) for rank in (0, 1)]
 repeated = tables[0][:, :1]  # the first index of each epoch's order
-twice = [(table == repeated).long() for table in tables]
+twice = [(table == repeated).long() for table in tables]  # 1 where equal
 draw_tensors(tables, ["process rank 0", "process rank 1"], groups=twice)
 plt.show()
 
@@ -148,12 +155,16 @@ assert never_used
 # %%
 # The worker
 # ----------
-# Each process runs the site's function ``train_rank``. It joins the
-# process group with :func:`~torch.distributed.init_process_group`. That
-# call names the *backend*, the library that moves tensors between
-# processes. Here it is ``gloo``, the backend for CPUs. ``train_rank``
-# trains in the function ``_train``, here on the CPU. Then
-# it leaves the group with :func:`~torch.distributed.destroy_process_group`.
+# Each process runs the site's function ``train_rank``, in three steps:
+#
+# 1. ``train_rank`` joins the process group with
+#    :func:`~torch.distributed.init_process_group`. This call names the
+#    *backend*: the library that moves tensors between processes. Here the
+#    backend is ``gloo``, which runs on CPUs.
+# 2. ``train_rank`` calls the function ``_train``, which trains on the CPU.
+# 3. ``train_rank`` leaves the group with
+#    :func:`~torch.distributed.destroy_process_group`.
+#
 # Here is the middle of ``_train``, from Python's ``inspect.getsource``:
 #
 # .. detail:: ``[int]`` and ``# type: ignore``
@@ -172,7 +183,11 @@ joins = helper.index("dist.init_process_group(")
 assert joins < helper.index("_train(") < helper.index("dist.destroy_process_group()")
 assert "DistributedSampler[int]" in source
 assert "# type: ignore" in source
+assert "ddp_model(features)" in source
+assert "SGD(ddp_model.parameters()" in source
 assert "int" not in tutorial_utils.distributed._train.__code__.co_names  # unused
+gpu = torch.device("cuda", 1)  # building a device object needs no GPU
+assert (gpu.type, gpu.index, torch.device("cpu").type) == ("cuda", 1, "cpu")
 
 # %%
 # .. check:: inside ``no_sync()``, DDP does not average the gradients
@@ -182,25 +197,27 @@ assert "disable gradient synchronizations" in no_sync
 # %%
 # It is the loop of the earlier pages with four changes:
 #
-# 1. The model is wrapped in DDP. On a GPU, ``device_ids`` names the model's
-#    GPU, ``device.index``. On the CPU, ``device_ids`` is ``None``.
-#    The seed ``seed + rank`` gives the processes different
-#    weights, to show DDP replacing them.
+# 1. The model is wrapped in DDP. The forward pass calls the wrapper,
+#    ``ddp_model``, and the optimiser gets ``ddp_model.parameters()``.
+#    A device's ``type`` is ``"cuda"`` for a GPU. There ``device_ids``
+#    names the model's GPU, ``device.index``. On the CPU it is ``None``.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
 # 3. ``sampler.set_epoch(epoch)`` starts every epoch. Without it, every
 #    epoch repeats the first epoch's order.
 # 4. ``loss.backward()`` also averages the gradients over the processes.
 #
-# Lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
-# ``losses`` only record what happened.
+# The seed ``seed + rank`` gives the processes different weights, to show
+# DDP replacing them. Lines with ``_flat``, ``initial``, ``synced``,
+# ``samples`` and ``losses`` only record what happened.
 
 # %%
 # Two processes, for real
 # -----------------------
 # The site's helper ``run_ddp`` starts two processes that run this worker.
 # It returns a report per process, with its ``rank``, ``samples`` and
-# ``losses``. After ``timeout`` seconds, it stops them with an error.
+# ``losses``. If they run longer than ``timeout`` seconds, it stops them
+# with an error.
 reports = run_ddp(world_size=2, epochs=3, lr=0.5, seed=123, timeout=60)
 for report in reports:
     for epoch, (samples, loss) in enumerate(
@@ -212,9 +229,10 @@ for report in reports:
         )
 
 # %%
-# .. check:: after ``timeout`` seconds, ``run_ddp`` stops them with an error
+# .. check:: past ``timeout`` seconds, ``run_ddp`` stops them with an error
 run_ddp_doc = " ".join(run_ddp.__doc__.split())
 assert "after which every process of the run is killed" in run_ddp_doc
+assert "Starting the launcher may take up to 10 s more" in run_ddp_doc
 assert ":class:`TimeoutError` raised" in run_ddp_doc
 
 # %%
@@ -250,8 +268,9 @@ assert torch.equal(first.parameters, second.parameters)
 # The same training in one process
 # --------------------------------
 # :func:`~torch.nn.functional.cross_entropy` averages over the samples, and
-# the shares have equal sizes. So the mean of the two gradients is the
-# gradient of the mean loss over all six samples. One process that trains
+# the shares have equal sizes. So the mean of the two losses is the mean
+# loss over all six samples. The gradient of a mean is the mean of the
+# gradients. So DDP's averaged gradient is that loss's gradient. One process that trains
 # on both shares from process rank 0's weights should match DDP. Its loss
 # should equal the two processes' mean loss.
 #
@@ -323,44 +342,58 @@ assert gap > 1e-3
 # DDP trains like one process on the *global* batch: all the shares
 # together, padding included. This holds when:
 #
-# 1. the loss is a plain mean over each process's samples, with no class
-#    weights, ``cross_entropy``'s ``weight=`` argument;
-# 2. the model treats each sample on its own: no batch normalisation;
-# 3. it uses no randomness such as dropout.
+# 1. the loss is a plain mean over each process's samples;
+# 2. the model treats each sample on its own;
+# 3. it uses no randomness such as :term:`dropout`.
 #
 # .. detail:: Where the match breaks
 #
-#    With a batch size fixed per process, more processes put more samples
-#    into each step.
-#
-#    With a summed loss, ``reduction="sum"``, the DDP gradient is the
-#    one-process gradient divided by the world size. With class weights,
-#    ``cross_entropy(..., weight=...)`` divides each share's loss by that
-#    share's total weight. The two shares' means then do not average to the
-#    global one. Dropout draws its masks in each process from that process's
-#    generator. With :term:`batch normalisation` in training mode, each
-#    process normalises with the statistics of its own share, so the results
-#    differ by more than rounding. ``torch.nn.SyncBatchNorm`` shares those
-#    statistics. In evaluation mode the match holds.
+#    - DDP matches one process on the *global* batch. With a batch size
+#      fixed per process, each added process makes that batch larger.
+#    - With a summed loss, ``reduction="sum"``, the DDP gradient is the
+#      one-process gradient divided by the world size.
+#    - *Class weights*, ``cross_entropy``'s ``weight=``, weight each
+#      sample's loss by its class. Each share's loss is divided by that
+#      share's total weight. Shares with different totals then need not
+#      average to the global mean.
+#    - ``cross_entropy`` leaves out targets equal to its ``ignore_index``,
+#      -100 by default. Each share then divides by its own count of the
+#      rest, so the shares can differ in the same way.
+#    - Dropout draws its masks in each process from that process's
+#      generator.
+#    - :term:`Batch normalisation <batch normalisation>` is a layer of later
+#      pages. In training mode, it normalises with the statistics of each
+#      process's own share. On GPUs, ``torch.nn.SyncBatchNorm`` shares those
+#      statistics. It refuses CPU tensors. In evaluation mode the match holds.
 
 # %%
-# .. check:: summed: half; weights, dropout or training batch norm: no match
+# .. check:: plain: equal; summed: half; class weights: equal totals match
+default = inspect.signature(F.cross_entropy).parameters["ignore_index"].default
+assert default == -100
 assert len(batch) == len(first.samples[-1]) * 2  # the global batch, world size 2
 with torch.random.fork_rng(devices=[]):
     torch.manual_seed(0)
     bn = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.BatchNorm1d(4))
     bn = torch.nn.Sequential(bn, torch.nn.ReLU(), torch.nn.Linear(4, 2))
 weights = torch.tensor([1.0, 3.0])
-for model, training, options, expected in (
-    (single, True, {"reduction": "sum"}, "half"),
-    (single, True, {"weight": weights}, "apart"),
-    (bn, True, {}, "apart"),
-    (bn, False, {}, "equal"),  # evaluation mode
+skipped = y_train.clone()
+skipped[0] = default
+uneven, even = ([2, 0, 1], [3, 4, 2]), ([0, 1, 3], [2, 4, 0])
+assert weights[y_train[uneven[0]]].sum() != weights[y_train[uneven[1]]].sum()
+assert weights[y_train[even[0]]].sum() == weights[y_train[even[1]]].sum()
+for model, training, halves, targets, options, expected in (
+    (single, True, uneven, y_train, {}, "equal"),  # mean of the gradients
+    (single, True, uneven, y_train, {"reduction": "sum"}, "half"),
+    (single, True, uneven, y_train, {"weight": weights}, "apart"),
+    (single, True, even, y_train, {"weight": weights}, "equal"),
+    (single, True, uneven, skipped, {}, "apart"),
+    (bn, True, uneven, y_train, {}, "apart"),
+    (bn, False, uneven, y_train, {}, "equal"),  # evaluation mode
 ):
     model.train(training)
     grads = []
-    for batch in ([2, 0, 1], [3, 4, 2], [2, 0, 1, 3, 4, 2]):
-        loss = F.cross_entropy(model(X_train[batch]), y_train[batch], **options)
+    for batch in (halves[0], halves[1], halves[0] + halves[1]):
+        loss = F.cross_entropy(model(X_train[batch]), targets[batch], **options)
         grads.append(torch.autograd.grad(loss, list(model.parameters()))[0])
     ddp, one = (grads[0] + grads[1]) / 2, grads[2]
     if expected == "half":
@@ -369,7 +402,6 @@ for model, training, options, expected in (
         torch.testing.assert_close(ddp, one)
     else:
         assert (ddp - one).abs().max() > 1e-3
-assert issubclass(torch.nn.SyncBatchNorm, torch.nn.Module)
 with torch.random.fork_rng(devices=[]):  # dropout's mask follows the generator
     masks = []
     for seed in (0, 0, 1):  # two processes with seeds 0 and 1, say
@@ -377,6 +409,21 @@ with torch.random.fork_rng(devices=[]):  # dropout's mask follows the generator
         masks.append(F.dropout(torch.ones(16), 0.5))
 assert torch.equal(masks[0], masks[1])
 assert not torch.equal(masks[0], masks[2])
+
+# %%
+# .. check:: in a process group, ``SyncBatchNorm`` refuses CPU tensors
+import torch.distributed as dist
+
+dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+try:
+    torch.nn.SyncBatchNorm(4)(torch.ones(8, 4))  # training mode
+except ValueError as error:
+    refusal = str(error)
+else:
+    raise AssertionError("SyncBatchNorm should refuse a CPU tensor")
+finally:
+    dist.destroy_process_group()
+assert "expected input tensor to be on GPU" in refusal
 
 # %%
 # Starting the processes yourself

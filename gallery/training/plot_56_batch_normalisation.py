@@ -16,8 +16,6 @@ A first reading can skip it.
 # %%
 # The layers here are tiny, so the page runs on the CPU that the line below
 # names.
-import copy
-
 import matplotlib.pyplot as plt
 import torch
 
@@ -32,7 +30,7 @@ print(environment_summary(torch.device("cpu")))
 # :class:`torch.nn.BatchNorm1d` is a :term:`batch normalisation` layer. Its
 # input has shape ``(N, C)``: ``N`` samples of ``C`` features. It
 # normalises each feature over the batch. This is meant to keep each
-# feature's scale steady while training changes the earlier layers, which
+# feature's scale steady while training changes the earlier layers. That
 # often lets training use larger steps. In :term:`training mode` it follows
 # three steps for each feature:
 #
@@ -40,11 +38,14 @@ print(environment_summary(torch.device("cpu")))
 # 2. It subtracts the mean and divides by ``√(σ² + eps)``. The small
 #    ``eps``, ``1e-5`` by default, keeps it from dividing by 0.
 # 3. It multiplies by a learnt scale, ``weight``, and adds a learnt shift,
-#    ``bias``. They start at 1 and 0.
+#    ``bias``. By default they start at 1 and 0.
 #
-# The variance here is the *biased* one: the mean squared distance from the
-# mean, divided by ``N``. A tensor's ``var(dim=0, correction=0)`` computes
-# it for each column. The default, ``correction=1``, divides by ``N - 1``.
+# The variance here is the *biased* one: the sum of the squared distances
+# from the mean, divided by ``N``. Averaged over many batches, it comes out
+# below the variance of the values the batches are drawn from. Dividing by
+# ``N - 1`` instead gives the *unbiased* variance, which does not. A tensor's
+# ``var(dim=0, correction=0)`` computes the biased one for each column. The
+# default, ``correction=1``, divides by ``N - 1``.
 #
 # Here the scale is 1 and the shift 0. So each output feature has mean 0.
 # Its biased variance is ``σ² / (σ² + eps)``, almost 1. Below, a
@@ -57,9 +58,12 @@ print(environment_summary(torch.device("cpu")))
 #
 #    The variance ``σ² / (σ² + eps)`` is almost 1 unless the feature barely
 #    varies in the batch. A constant feature comes out as one value for all
-#    samples. In exact arithmetic it is 0. But the mean is rounded, and
-#    dividing by ``√eps`` magnifies that error. With the CPU's vector code,
-#    a feature equal to 10000.1 in every sample comes out above 0.01.
+#    samples. In exact arithmetic it is 0, but not always in float32. The
+#    layer multiplies each value, and the mean, by ``1 / √(σ² + eps)``,
+#    here about 300. For values near 10000, those products are near 3
+#    million, and float32 rounds them to a multiple of 0.25. Their rounding
+#    errors, and any in the mean, need not cancel. So 37 samples equal to
+#    10000.1 come out at over 0.3 each.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -69,7 +73,7 @@ print(f"scale {norm.weight.detach()}, shift {norm.bias.detach()}")
 print(f"largest |mean| {out.mean(dim=0).abs().max():.1e}, variances {variances}")
 
 # %%
-# .. check:: mean 0, variance σ²/(σ²+ε); scale 1, shift 0; a constant: one value
+# .. check:: mean 0, variance σ²/(σ²+ε); scale 1, shift 0 by default; a constant: one value
 sigma2 = batch.var(dim=0, correction=0)
 torch.testing.assert_close(out.mean(dim=0), torch.zeros(3), atol=1e-6, rtol=0)
 torch.testing.assert_close(variances, sigma2 / (sigma2 + norm.eps))
@@ -77,28 +81,55 @@ torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
 assert norm.eps == 1e-5
 assert torch.equal(norm.weight, torch.ones(3))
 assert torch.equal(norm.bias, torch.zeros(3))
+assert torch.nn.BatchNorm1d(3, affine=False).weight is None  # not by default
 _constant = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).detach()
 assert _constant.var() == 0  # one value for all samples
 assert _constant.abs().max() < 1e-3  # 0 but for rounding
-_large = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 10000.1)).detach()
-assert _large.var() == 0
-assert _large.abs().min() > 0.01 or torch.backends.cpu.get_cpu_capability() == "DEFAULT"
 _n = len(batch)
 torch.testing.assert_close(out.var(dim=0), variances * _n / (_n - 1))
 
 # %%
+# .. check:: rounded products: 37 samples of 10000.1 come out over 0.3
+_x = torch.full((37, 1), 10000.1)
+_large = torch.nn.BatchNorm1d(1)(_x).detach()
+assert _large.min() == _large.max()  # one value for all samples
+assert _large.abs().min() > 0.3  # on every CPU code path
+_alpha = torch.native_batch_norm(_x, *[None] * 4, True, 0.1, 1e-5)[2]
+assert 250 < _alpha < 350  # 1 / √(σ² + eps)
+_p = _x[0, 0] * _alpha  # near 3 million: steps of 0.25
+assert 2e6 < _p < 4e6
+assert torch.nextafter(_p, _p * 2) - _p == 0.25
+_x = torch.full((8, 1), 10000.1)  # 8 samples: the mean is exact, and yet
+_o8, _mean, _alpha = torch.native_batch_norm(_x, *[None] * 4, True, 0.1, 1e-5)[:3]
+assert _mean == _x[0, 0]
+_shift = -(_mean * _alpha)  # rounded to float32
+_separate = _x[0, 0] * _alpha + _shift  # each product rounded: 0 here
+_fused = (_x[0, 0].double() * _alpha.double() + _shift.double()).float()
+assert _separate == 0
+assert _fused > 0.01  # one rounding of the sum: the products' errors stay
+assert _o8[0, 0] == _separate or _o8[0, 0] == _fused  # per CPU code path
+
+# %%
+# .. check:: averaged over batches, the biased variance is low; the unbiased is not
+with torch.random.fork_rng(devices=[]):
+    _draws = torch.randn(20000, 8)  # 20000 batches of 8, from variance 1
+assert abs(_draws.var(dim=1, correction=0).mean() - 7 / 8) < 0.02
+assert abs(_draws.var(dim=1).mean() - 1) < 0.02
+
+# %%
 # Running estimates
 # -----------------
-# Each call in training mode also updates three *buffers*: tensors a module
-# keeps that are not parameters. ``num_batches_tracked`` counts the calls.
-# ``running_mean`` starts at 0 and ``running_var`` at 1. Each call moves
-# them 10 % of the way towards the batch's mean and *unbiased* variance, the
-# one divided by ``N - 1``.
+# The layer also keeps three *buffers*: tensors a module keeps that are not
+# parameters. ``num_batches_tracked`` counts the calls in training mode.
+# ``running_mean`` starts at 0 and ``running_var`` at 1. Each such call on a
+# non-empty batch moves them 10 % of the way towards the batch's mean and
+# unbiased variance.
 #
 # That 10 % is the layer's ``momentum=0.1``. It is not an optimiser's
 # :term:`momentum` setting: here 0.1 weights the new batch.
 print("running mean:", norm.running_mean)
 print("running var: ", norm.running_var)
+print("batches tracked:", norm.num_batches_tracked)
 
 # %%
 # .. check:: three buffers changed; the estimates moved 10 %, to mean and unbiased var
@@ -156,10 +187,12 @@ for _k, _value in enumerate(path):
 #
 # In training mode, a sample's output depends on the other samples of its
 # batch, through the batch's statistics. In evaluation mode it does not: the
-# estimates are fixed. Below, under ``no_grad``, the first sample also goes
-# through alone, as ``batch[:1]``, and gives the same output as in the
-# batch. After the one training-mode call above, the estimates are still
-# far from this batch's statistics. So the two modes give different outputs.
+# estimates are fixed. Below, under ``no_grad``, the batch goes through in
+# evaluation mode. Then its first sample goes through alone, as
+# ``batch[:1]``. It gives the same output as in the batch.
+#
+# The two modes give different outputs here. After the one training-mode
+# call above, the estimates are still far from this batch's statistics.
 #
 # .. detail:: Without running estimates
 #
@@ -177,6 +210,8 @@ print("evaluation mode, alone:     ", alone[0])
 
 # %%
 # .. check:: eval mode uses and keeps the estimates; a sample's output depends on its batch in training only
+import copy
+
 expected = (batch - norm.running_mean) / (norm.running_var + norm.eps).sqrt()
 torch.testing.assert_close(out_eval, expected)
 assert norm.track_running_stats
@@ -195,8 +230,8 @@ torch.testing.assert_close(_free(batch), out)
 # A batch of one sample
 # ---------------------
 # In training mode the layer refuses a batch with exactly one value per
-# feature. A batch of shape ``(1, C)`` is one
-# (:ref:`its atlas entry <error-batchnorm-one-value>`). Its variance is 0
+# feature. A batch of shape ``(1, C)`` is such a batch;
+# :ref:`its atlas entry <error-batchnorm-one-value>` shows the error. Its variance is 0
 # and each value equals its mean. So every output would be the shift,
 # whatever the input. Evaluation mode took it above.
 #
@@ -205,13 +240,13 @@ torch.testing.assert_close(_free(batch), out)
 #    Input may have shape ``(N, C, L)``, where ``L`` is a length, such as
 #    the steps of a sequence. Each feature then has ``N · L`` values. So
 #    one sample with ``L = 2`` passes in training mode. An empty batch,
-#    ``N = 0``, passes too.
+#    ``N = 0``, passes too. It only adds 1 to ``num_batches_tracked``.
 norm.train()
 try:
     norm(batch[:1])
 except ValueError as error:
     print(f"ValueError: {error}")
-else:
+else:  # runs only if nothing was raised
     raise AssertionError("a one-sample batch in training mode did not raise")
 
 # %%
@@ -228,7 +263,11 @@ torch.testing.assert_close(_out, _shift.unsqueeze(0), atol=1e-4, rtol=0)
 # .. check:: two values suffice, and none; without estimates, eval refuses one too
 with torch.random.fork_rng(devices=[]):
     assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)
-assert torch.nn.BatchNorm1d(3)(torch.empty(0, 3)).shape == (0, 3)
+_empty = torch.nn.BatchNorm1d(3)
+assert _empty(torch.empty(0, 3)).shape == (0, 3)
+assert _empty.num_batches_tracked == 1  # counted, but the estimates stay
+assert torch.equal(_empty.running_mean, torch.zeros(3))
+assert torch.equal(_empty.running_var, torch.ones(3))
 _free = torch.nn.BatchNorm1d(3, track_running_stats=False).eval()
 try:
     _free(batch[:1])
@@ -242,8 +281,9 @@ else:
 # -------
 # - In training mode, :class:`~torch.nn.BatchNorm1d` normalises each feature
 #   with the batch's mean and biased variance, then scales and shifts.
-# - Each training-mode call moves ``running_mean`` and ``running_var`` by
-#   ``momentum``, 10 %, towards the batch's mean and unbiased variance.
+# - Each training-mode call on a non-empty batch moves ``running_mean`` and
+#   ``running_var`` by ``momentum``, 10 %, towards the batch's mean and
+#   unbiased variance.
 # - In evaluation mode it uses those estimates, by default, so a sample's
 #   output no longer depends on its batch.
 # - In training mode it refuses a batch with one value per feature.

@@ -43,7 +43,7 @@ print(environment_summary(torch.device("cpu")))
 #    of ``torch.nn.Linear(10, 16)``, ``torch.nn.ReLU()`` and ``torch.nn.Linear(16, 4)``.
 # 2. Take three samples of 10 numbers, ``x = torch.rand(3, 10)``.
 # 3. Define ``probas``: the class probabilities that ``net`` gives, a row per
-#    sample. Record no :term:`computational graph`.
+#    sample. ``probas`` holds no :term:`computational graph`.
 #
 # .. raw:: html
 #

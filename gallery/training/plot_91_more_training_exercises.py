@@ -79,13 +79,17 @@ again = random_split(range(50), [40, 10], generator=torch.Generator().manual_see
 same = [list(a) == list(b) for a, b in zip(parts, again, strict=True)]
 hint = "generator=torch.Generator().manual_seed(0)?"
 assert all(same), f"Exercise 1: not seed 0's split: {hint}"
+seeded_0 = torch.Generator().manual_seed(0)
+torch.randperm(50, generator=seeded_0)  # what random_split draws
+used_global = torch.equal(torch.get_rng_state(), seeded_0.get_state())
+assert not used_global, f"Exercise 1: it used the global generator: {hint}"
 print("Exercise 1: right")
 # %%
 # **Exercise 2.** Define ``val_loss``: the mean cross-entropy :term:`loss` of
 # ``net`` on ``X_train`` and ``y_train``, as a validation pass computes it:
 #
 # 1. in evaluation mode;
-# 2. with no :term:`computational graph`.
+# 2. so that ``val_loss`` holds no :term:`computational graph`.
 #
 # .. raw:: html
 #
@@ -146,12 +150,17 @@ print(draws)
 # Python generator apart from the global one. ``np.random.RandomState(7)`` is
 # NumPy's, and ``torch.Generator`` PyTorch's.
 assert isinstance(draws, tuple), "Exercise 3: draws is not a tuple"
+assert len(draws) == 3, "Exercise 3: draws does not hold 3 numbers"
 python = random.Random(7).random()
 numpy = np.random.RandomState(7).rand()
 pytorch = torch.rand(1, generator=torch.Generator().manual_seed(7)).item()
+wanted = (python, numpy, pytorch)
+order = "the order is Python's, NumPy's, then PyTorch's draw"
+reordered = sorted(draws, key=float) == sorted(wanted)
+assert draws == wanted or not reordered, f"Exercise 3: {order}"
 names = ("Python's random", "NumPy's global generator", "PyTorch's generator")
-for name, got, wanted in zip(names, draws, (python, numpy, pytorch), strict=True):
-    assert got == wanted, f"Exercise 3: {name} was not seeded with 7 before its draw"
+for name, got, one in zip(names, draws, wanted, strict=True):
+    assert got == one, f"Exercise 3: {name} was not seeded with 7 before its draw"
 print("Exercise 3: right")
 # %%
 # **Exercise 4.** Define a function ``make_loader(seed)``:
@@ -242,7 +251,7 @@ print("Exercise 5: right")
 # %%
 # **Exercise 6.** Load every tensor of ``weights_file`` but one:
 #
-# 1. Define ``partial``, a new ``NeuralNetwork(2, 2)``.
+# 1. Define ``partial``, a new ``NeuralNetwork(2, 2)``, without reseeding.
 # 2. Load into it all the file's tensors but ``layers.4.bias``. That bias
 #    keeps its own value.
 # 3. Define ``result``: what :meth:`~torch.nn.Module.load_state_dict` returns.
@@ -265,6 +274,7 @@ print(result)
 #
 #    </details>
 assert hasattr(result, "missing_keys"), "Exercise 6: not what load_state_dict returns"
+assert partial is not model, "Exercise 6: partial is model: make a new one"
 missing = result.missing_keys
 hint = "delete layers.4.bias from the loaded dict"
 assert missing == ["layers.4.bias"], f"Exercise 6: {missing} missing: {hint}"
@@ -273,7 +283,8 @@ assert not unexpected, f"Exercise 6: {unexpected} unexpected: keep the file's na
 pairs = zip(partial.parameters(), model.parameters(), strict=True)
 kept = [torch.equal(a, b) for a, b in pairs]
 assert kept[:5] == [True] * 5, "Exercise 6: not every tensor but the bias was loaded"
-assert not kept[5], "Exercise 6: layers.4.bias was loaded too: strict=False skips it"
+own = "partial's layers.4.bias equals the file's: loaded by another call, reseeded or copied?"
+assert not kept[5], f"Exercise 6: {own}"
 print("Exercise 6: right")
 # %%
 # .. _exercises-training-10:
@@ -321,9 +332,10 @@ sizes = [len(share) for share in predicted]
 pads = "the sampler pads 10 indices to 12, 4 each"
 assert sizes == [4, 4, 4], f"Exercise 7: predicted shares of {sizes}: {pads}"
 padded = sorted(index for share in sampled for index in share)
-assert padded == sorted([*range(10), 0, 1]), "the sampler pads with its first two"
+first_two = "Exercise 7: the sampler pads with its first two"
+assert padded == sorted([*range(10), 0, 1]), first_two
 yours = sorted(index for share in predicted for index in share)
-pads = "the padding is the order's first 12 - 10 indices, not its first index twice"
+pads = "the padding is the order's first 12 - 10 indices"
 assert yours == padded, f"Exercise 7: {pads}"
 right = [list(share) for share in predicted] == sampled
 assert right, "Exercise 7: process rank r takes every third index, from index r"
