@@ -62,6 +62,7 @@ print(environment_summary(torch.device("cpu")))
 #      __main__.<lambda>``.
 #    - PyTorch 2.13 first warns "Got pickle error when attempting to start a
 #      worker Process". PyTorch 2.4 does not.
+# three float sequences, of lengths 2, 4 and 3
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
 loader = DataLoader(
     sequences,
@@ -104,13 +105,16 @@ assert not caught or torch.__version__ >= "2.5"
 #
 # .. detail:: Other things that cannot be pickled
 #
-#    - A function defined inside another function fails too, lambda or not:
-#      no module holds it by name. Python 3.10, 3.11 and the first 3.12
-#      releases raise :class:`AttributeError` "Can't pickle local object".
-#      Later 3.12 releases and 3.13 say "Can't get local object". From 3.14 it
-#      is ``pickle.PicklingError`` "Can't pickle local object".
-#    - A data set that holds an open file or a generator raises
-#      :class:`TypeError`, such as "cannot pickle 'generator' object".
+#    A function defined inside another function fails too, lambda or not:
+#    no module holds it by name. The error depends on the Python version:
+#
+#    - 3.10, 3.11 and early 3.12: :class:`AttributeError`, "Can't pickle
+#      local object".
+#    - Later 3.12 and 3.13: :class:`AttributeError`, "Can't get local object".
+#    - 3.14 on: ``pickle.PicklingError``, "Can't pickle local object".
+#
+#    A data set that holds an open file or a generator raises
+#    :class:`TypeError`, such as "cannot pickle 'generator' object".
 try:
     ForkingPickler.dumps(loader.collate_fn)
 except pickle.PicklingError as error:
@@ -185,7 +189,8 @@ assert messages[1].startswith("cannot pickle '")
 #    ``fork`` makes each worker a copy of the parent process, which already
 #    holds the lambda. The worker needs nothing pickled to start. The messages
 #    between the processes are still pickled, such as the indices of each
-#    batch. A tensor batch travels back as a handle to shared memory.
+#    batch. A tensor batch travels back in shared memory, which both
+#    processes can reach.
 print("default start method here:", get_all_start_methods()[0])
 
 # %%
@@ -233,17 +238,23 @@ if sys.platform == "linux":
 #   function plus its arguments.
 #
 # This page starts no spawned worker: each would rerun the page's code, which
-# is not behind that guard. So it runs only the failed step, the pickling,
-# then ``ForkingPickler.loads``. The loader uses the rebuilt function in the
-# main process.
+# is not behind that guard. So it runs only the step that failed: it pickles
+# the function, then rebuilds it with ``ForkingPickler.loads``, as a worker
+# would. The loader uses the rebuilt function in the main process. Shorter
+# sequences end in zeros.
 collate = partial(pad_sequence, batch_first=True)
 received = ForkingPickler.loads(ForkingPickler.dumps(collate))
 batch = next(iter(DataLoader(sequences, batch_size=3, collate_fn=received)))
+print(batch)
 
 # %%
-# .. check:: ``partial`` and a module's function pickle by name; the batch is padded
+# .. check:: ``partial`` and a module's function pickle by name; zeros pad the end
 assert torch.equal(batch, pad_sequence(sequences, batch_first=True))
 assert batch.shape == (3, 4)
+assert [len(s) for s in sequences] == [2, 4, 3]
+assert all(s.dtype == torch.float32 for s in sequences)
+assert (batch[0, 2:] == 0).all()  # zeros at the end
+assert (batch[2, 3:] == 0).all()
 assert ForkingPickler.loads(ForkingPickler.dumps(pad_sequence)) is pad_sequence
 assert b"pad_sequence" in bytes(ForkingPickler.dumps(pad_sequence))
 
@@ -254,17 +265,18 @@ assert b"pad_sequence" in bytes(ForkingPickler.dumps(pad_sequence))
 # ------------------------
 # :func:`torch.load` with ``weights_only=True`` raises it, as a
 # :class:`pickle.UnpicklingError`, when the file holds an object of a type
-# that ``torch.load`` does not allow. Here it is a :term:`checkpoint` that holds the
-# :class:`argparse.Namespace` of a training script's options. The page shows
-# the first sentence, and the line that names the refused type.
+# that ``torch.load`` does not allow. Here it is a :term:`checkpoint` that
+# holds the :class:`argparse.Namespace` of a training script's options. The
+# page prints the whole message. Both of its options come up below.
 #
-# .. detail:: Before PyTorch 2.6
+# .. detail:: The default of ``weights_only``, by version
 #
-#    Since PyTorch 2.6, ``torch.load`` uses ``weights_only=True`` when the
-#    call passes neither ``weights_only`` nor ``pickle_module``. Setting the
-#    environment variable ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` also turns it
-#    off. Before 2.6 the default was ``False``. On older versions, such as
-#    2.4, pass it, as this page does.
+#    - Before PyTorch 2.6, the default is ``False``. On those versions, such
+#      as 2.4, pass ``weights_only=True``, as this page does.
+#    - From 2.6, the default is ``True`` when the call passes neither
+#      ``weights_only`` nor ``pickle_module``.
+#    - The environment variable ``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1`` makes
+#      the default ``False`` again.
 args = argparse.Namespace(lr=0.1, epochs=3)
 checkpoint = {"model": nn.Linear(2, 1).state_dict(), "args": args}
 workdir = tempfile.TemporaryDirectory()
@@ -276,14 +288,15 @@ except pickle.UnpicklingError as error:
     message = re.sub(r"\x1b\[[0-9;]*m", "", str(error))  # drop terminal colours
 else:
     raise AssertionError("weights_only=True loaded an argparse.Namespace")
-refused = [line.strip() for line in message.splitlines() if "global:" in line]
-print(f"UnpicklingError: {message.split('. ')[0]}. [...]")
-print(refused[0].split(". Please")[0])
+print(f"UnpicklingError: {message}")
 
 # %%
 # .. check:: the heading's message; the default refuses the file from 2.6
-assert "Weights only load failed" in message
-assert "argparse.Namespace" in refused[0]
+assert message.startswith("Weights only load failed")
+refused = [line for line in message.splitlines() if "global:" in line]
+assert "GLOBAL argparse.Namespace" in refused[0]
+assert "`weights_only` set to `False`" in message  # option (1)
+assert "add_safe_globals" in message  # option (2)
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)  # 2.4 warns of its default
     try:
@@ -330,11 +343,17 @@ assert "untrusted source" in " ".join(torch.load.__doc__.split())
 
 # %%
 # For a file you trust whose types you cannot change, allow exactly those
-# types. The context manager :class:`torch.serialization.safe_globals` allows
-# them only inside its ``with`` block; it exists from PyTorch 2.5. On 2.4,
-# :func:`torch.serialization.add_safe_globals` allows them in every later
-# load, until :func:`torch.serialization.clear_safe_globals` is called. The
-# fix above overwrote the file, so the code first saves the Namespace again.
+# types:
+#
+# - The context manager :class:`torch.serialization.safe_globals` allows them
+#   inside its ``with`` block only. It exists from PyTorch 2.5.
+# - :func:`torch.serialization.add_safe_globals` allows them in every later
+#   load. It exists in 2.4 too.
+# - :func:`torch.serialization.clear_safe_globals` ends what
+#   ``add_safe_globals`` allowed.
+#
+# The fix above overwrote the file, so the code first saves the Namespace
+# again.
 torch.save(checkpoint, path)
 if hasattr(torch.serialization, "safe_globals"):
     with torch.serialization.safe_globals([argparse.Namespace]):
@@ -342,6 +361,7 @@ if hasattr(torch.serialization, "safe_globals"):
 else:
     torch.serialization.add_safe_globals([argparse.Namespace])
     loaded = torch.load(path, weights_only=True)
+    torch.serialization.clear_safe_globals()
 print(loaded["args"])
 workdir.cleanup()
 

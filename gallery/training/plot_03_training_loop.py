@@ -294,9 +294,9 @@ torch.testing.assert_close(outputs, torch.tensor(expected_outputs), atol=1e-4, r
 # ``contourf`` shades it and ``contour`` draws the 50 % line, the decision
 # boundary. ``scatter`` adds the training points, filled in the site's
 # ``PALETTE`` colours, and the hollow test points. All are on their class's
-# side. ``colorbar`` adds the scale. The other arguments only style the
-# plot. ``.numpy()`` gives NumPy arrays: Matplotlib 3.8.0's ``contourf``
-# refuses tensors.
+# side. ``colorbar`` adds the scale. Other arguments only style the plot.
+# ``.numpy()`` gives NumPy arrays: Matplotlib 3.8.0's ``contourf`` refuses
+# tensor grids.
 #
 # .. detail:: ``indexing="xy"`` and the ``*``
 #
@@ -336,18 +336,20 @@ with torch.no_grad():
         assert torch.equal(_p1 > 0.5, _y == 1)
 
 # %%
-# .. check:: Matplotlib 3.8.0's ``contourf`` refuses tensors; arrays work
+# .. check:: Matplotlib 3.8.0's ``contourf`` refuses tensor grids; arrays work
 import matplotlib
 
 _fig, _ax = plt.subplots()
-if matplotlib.__version__ == "3.8.0":
+if matplotlib.__version__ == "3.8.0":  # runs in the readers-floor env, not the site's
     try:
         _ax.contourf(grid_1, grid_2, p_class_1)
     except ValueError:
         pass
     else:
-        raise AssertionError("Matplotlib 3.8.0's contourf should refuse tensors")
+        raise AssertionError("Matplotlib 3.8.0's contourf should refuse tensor grids")
 _ax.contourf(*surface)
+_ax.contourf(grid_1.numpy(), grid_2.numpy(), p_class_1)  # a tensor of values works
+_ax.contourf(p_class_1)  # so does a tensor alone, without grids
 plt.close(_fig)
 
 # %%
@@ -410,23 +412,25 @@ assert _drew == [True, False, True, False]
 del _persistent  # ends its worker
 
 # %%
-# .. check:: with an ``eval_loader``, ``fit`` ends with other weights
-with torch.random.fork_rng(devices=[]):
-    torch.manual_seed(123)
-    _model = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
-    _sgd = torch.optim.SGD(_model.parameters(), lr=0.5)
-    fit(
-        _model,
-        train_loader,
-        _sgd,
-        epochs=3,
-        eval_loader=test_loader,
-        device=device,
-        progress=False,
-        log=None,
-    )
-_pairs = zip(model.parameters(), _model.parameters(), strict=True)
-assert not all(torch.equal(p, q) for p, q in _pairs)
+# .. check:: an ``eval_loader`` changes ``fit``'s weights through its draws alone
+_own = DataLoader(test_ds, batch_size=2, generator=torch.Generator())
+for _eval_loader, _same in ((test_loader, False), (_own, True)):
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(123)
+        _model = NeuralNetwork(num_inputs=2, num_outputs=2).to(device)
+        _sgd = torch.optim.SGD(_model.parameters(), lr=0.5)
+        fit(
+            _model,
+            train_loader,
+            _sgd,
+            epochs=3,
+            eval_loader=_eval_loader,
+            device=device,
+            progress=False,
+            log=None,
+        )
+    _pairs = zip(model.parameters(), _model.parameters(), strict=True)
+    assert all(torch.equal(p, q) for p, q in _pairs) == _same
 
 # %%
 # Handwritten digits

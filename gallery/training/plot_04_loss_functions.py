@@ -137,7 +137,7 @@ assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of
 # .. detail:: Not a bare ``squeeze()``
 #
 #    ``squeeze()`` removes every dimension of size 1. A batch of one goes from
-#    ``(1, 1)`` to ``()``, and the shapes differ again.
+#    ``(1, 1)`` to ``()``: the shapes differ again.
 column = prediction.unsqueeze(1)  # shape (4, 1)
 with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
@@ -187,12 +187,12 @@ assert len(_one) == 1
 #
 # .. detail:: Skipped labels, uint8 and class weights
 #
-#    - A label of -100 skips its example.
-#    - uint8 indices work only with ``(N, C)`` logits.
+#    - A label of -100 skips its example; skipping all gives NaN.
+#    - uint8 indices work too, except with ``(N, C, d1, ...)`` logits.
 #    - ``weight=`` gives each class a weight that multiplies its examples' losses.
 #      The mean over class indices then divides by the sum of those weights. Over
 #      class probabilities it divides by ``N``. So float one-hot rows give each
-#      example the loss of its index, but here a different mean.
+#      example its index's loss, but here a different mean.
 torch.manual_seed(0)
 logits = torch.randn(5, 3)  # 5 examples, 3 classes
 labels = torch.tensor([0, 2, 1, 2, 0])
@@ -222,10 +222,13 @@ torch.testing.assert_close(_both, (loss + _flipped) / 2)
 _skip, _kept = torch.tensor([0, -100, 1, 2, 0]), [0, 2, 3, 4]
 _rest = F.cross_entropy(logits[_kept], _skip[_kept])
 torch.testing.assert_close(F.cross_entropy(logits, _skip), _rest)
+assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()  # all skipped
 
 # %%
-# .. check:: uint8 indices work only with ``(N, C)`` logits
+# .. check:: uint8 indices work, except with ``(N, C, d1, ...)`` logits
 torch.testing.assert_close(F.cross_entropy(logits, labels.to(torch.uint8)), loss)
+_one = F.cross_entropy(logits[0], labels[0])  # one example: logits (C,), index ()
+torch.testing.assert_close(F.cross_entropy(logits[0], labels[0].to(torch.uint8)), _one)
 try:  # logits (N, C, 1): int64 only
     F.cross_entropy(logits.unsqueeze(2), labels.unsqueeze(1).to(torch.uint8))
 except RuntimeError:
@@ -298,7 +301,7 @@ assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
 #
 #    Only a target of the logits' shape is read as class probabilities
 #    (:ref:`atlas <error-class-probabilities-dtype>`). Any other is read as class
-#    indices, which cannot be floats or int32 (:ref:`atlas <error-target-dtype>`).
+#    indices, which must be int64 or uint8 (:ref:`atlas <error-target-dtype>`).
 #    So float labels of shape ``(N,)`` fail on their dtype, not their shape.
 fixes = [
     wrong_targets["float labels (N,)"].long(),
@@ -315,6 +318,16 @@ for repaired in fixes:
     torch.testing.assert_close(F.cross_entropy(logits, repaired), loss)
 assert fixes[3].shape == logits.shape
 assert fixes[3].dtype == torch.float32
+
+# %%
+# .. check:: class indices must be int64 or uint8: int8, int16, bool also raise
+for _dtype in (torch.int8, torch.int16, torch.int32, torch.bool, torch.float64):
+    try:
+        F.cross_entropy(logits, labels.to(_dtype))
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError(f"{_dtype} class indices did not raise")
 
 # %%
 # .. check:: ``.long()`` drops fractions; the round test tells whole numbers apart
@@ -385,7 +398,7 @@ assert torch.equal(two_steps, F.binary_cross_entropy(_p, answers))
 # 2. In float32 on the CPU, ``p`` is exactly 1.0 by a logit of 16.7. Then
 #    ``-log(1 - p)`` is infinite.
 # 3. :class:`~torch.nn.BCELoss` clamps the log at -100. So it reports 100,
-#    for a logit of 16.7 as for 1,000. Its gradient there is 0, however wrong the logit.
+#    for a logit of 16.7 as for 1,000. The gradient reaching the logit is then 0.
 #
 # From the logit, the gradient is ``p - y``, here close to 1. The functions
 # :func:`~torch.nn.functional.binary_cross_entropy_with_logits` and
@@ -422,6 +435,9 @@ assert torch.equal(grad_clamped[2:], torch.zeros(2))
 assert (grad_clamped[:2] > 0.9).all()  # before the jump to 0
 (sigmoid_slope,) = torch.autograd.grad(torch.sigmoid(big).sum(), big)
 assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
+_p1 = p.detach()[2:].requires_grad_()  # BCELoss's own gradient, in p, is not 0
+(_grad_p,) = torch.autograd.grad(F.binary_cross_entropy(_p1, no[2:]), _p1)
+assert (_grad_p > 1e11).all()
 
 # %%
 # The figure draws both losses for target 0 against the logit. The dashed one, sigmoid

@@ -45,9 +45,10 @@ print(environment_summary(device))
 #
 # .. detail:: Parameters without a gradient
 #
-#    ``step`` skips a parameter whose ``.grad`` is ``None``, even its weight
-#    decay, a pull towards 0 taught below. :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad`` to
-#    ``None``, as on the training-loop page.
+#    ``step`` skips a parameter whose ``.grad`` is ``None``. It skips that
+#    parameter's weight decay too, a setting taught below.
+#    :meth:`~torch.optim.Optimizer.zero_grad` sets ``.grad`` to ``None``, as
+#    on the training-loop page.
 digits = load_digits_tensors(seed=0)
 X, y = digits.train_features, digits.train_labels
 torch.manual_seed(0)
@@ -86,9 +87,9 @@ assert model(X).shape == (1347, 10)
 # .. detail:: Why exactly
 #
 #    The rate 0.5 is a power of two, so ``0.5 * p.grad`` is exact for
-#    sizes above about ``1e-38``. Below that, float32 keeps fewer bits, and
-#    halving can lose the last one. At a rate such as 0.1, the product is
-#    rounded.
+#    sizes of at least about ``2.4e-38``. Below that, the half is smaller
+#    than about ``1.2e-38``. There float32 keeps fewer bits, and halving can
+#    lose the last one. At a rate such as 0.1, the product is rounded.
 
 # %%
 # .. check:: exact here; ``0.5 * g`` is exact unless tiny, ``0.1 * g`` is rounded
@@ -98,9 +99,12 @@ g = torch.cat([p.grad.flatten() for p in model.parameters()])
 assert torch.equal((0.5 * g) * 2, g)
 assert not torch.equal((0.1 * g).double(), 0.1 * g.double())
 _full = torch.finfo(torch.float32).tiny  # the smallest full-precision size
-assert 1e-38 < _full < 2e-38
+assert 1.1e-38 < _full < 1.2e-38
+assert 2.3e-38 < 2 * _full < 2.4e-38
 _odd = torch.nextafter(torch.tensor([2 * _full]), torch.tensor([1.0]))
-assert torch.equal((0.5 * _odd) * 2, _odd)  # above it, halving is exact
+assert torch.equal((0.5 * _odd) * 2, _odd)  # from twice it, halving is exact
+_below = torch.nextafter(torch.tensor([_full]), torch.tensor([1.0]))
+assert not torch.equal((0.5 * _below) * 2, _below)  # below twice it, not always
 _tiny = torch.tensor([1e-45])  # the smallest float32 above 0, far from normal
 assert not torch.equal((0.5 * _tiny) * 2, _tiny)
 
@@ -187,9 +191,9 @@ assert w[1] > 0 > plain[1]
 # Four optimisers, one problem
 # ----------------------------
 # :class:`torch.optim.Adam` keeps two running averages per parameter: one of
-# the gradient, one of its square. Its step is ``lr`` times the first divided
-# by ``sqrt(second) + eps``, element by element. ``eps = 1e-8`` keeps it from
-# dividing by zero.
+# the gradient, one of its square. Each weights recent gradients most. Its
+# step is ``lr`` times the first divided by ``sqrt(second) + eps``, element
+# by element. ``eps = 1e-8`` keeps it from dividing by zero.
 #
 # On the first step the averages amount to ``g`` and ``g**2``. So Adam's
 # first step moves each element by ``lr * g / (abs(g) + eps)``.
@@ -277,6 +281,16 @@ torch.testing.assert_close(q.detach(), 1 - first_step)
 torch.testing.assert_close(q.detach()[3:], torch.tensor([1 - 0.05, 1.0]))
 
 # %%
+# .. check:: each of Adam's averages weights a recent gradient above an older one
+q = torch.zeros(2, requires_grad=True)
+adam_order = torch.optim.Adam([q], lr=0.1)
+for g in ([1.0, 0.0], [0.0, 1.0]):  # element 1's gradient is the more recent
+    q.grad = torch.tensor(g)
+    adam_order.step()
+for average in ("exp_avg", "exp_avg_sq"):
+    assert adam_order.state[q][average][1] > adam_order.state[q][average][0]
+
+# %%
 # .. check:: only AdamW decays by default, its only difference from Adam
 assert torch.optim.AdamW([w]).defaults["weight_decay"] == 0.01
 assert torch.optim.Adam([w]).defaults["weight_decay"] == 0
@@ -290,8 +304,8 @@ for n in range(5):
 torch.testing.assert_close(twins[0], twins[1])
 
 # %%
-# At these rates, plain SGD's last loss is over five times each of the
-# others'. SGD with momentum ends lowest. Adam and AdamW
+# At these rates, plain SGD's last loss is more than five times that of any
+# other. SGD with momentum ends lowest. Adam and AdamW
 # end within 10 % of each other. Other rates can change the order: Adam at
 # 0.03 ends lowest of all.
 
@@ -321,16 +335,19 @@ assert last_loss.item() < lowest
 # :term:`Weight decay <weight decay>` comes in two forms, for a weight ``p``
 # with gradient ``g``:
 #
-# 1. The L2 form adds ``wd * p`` to ``g``: the gradient of
-#    ``wd / 2 * (p**2).sum()``. The sum of squares is the squared L2 length,
-#    hence the name. SGD and, by default, Adam use it for ``weight_decay=wd``.
+# 1. The L2 form adds ``wd * p`` to ``g``. That is the same as adding
+#    ``wd / 2 * (p**2).sum()`` to the loss: this term's gradient is ``wd * p``.
+#    The L2 length of ``p`` is the square root of ``(p**2).sum()``, hence the
+#    name. SGD, and Adam with its default settings, use this form for
+#    ``weight_decay=wd``.
 # 2. The decoupled form multiplies ``p`` by ``1 - lr * wd``, then steps
 #    with ``g`` alone. AdamW does this.
 #
 # .. detail:: Adam's ``decoupled_weight_decay``
 #
-#    PyTorch 2.13's Adam has a ``decoupled_weight_decay`` setting; 2.4's
-#    lacks it. Set to ``True``, it makes Adam step as AdamW does.
+#    PyTorch 2.13's Adam has a ``decoupled_weight_decay`` setting, ``False``
+#    by default. PyTorch 2.4's Adam lacks it. Set to ``True``, it makes Adam
+#    step as AdamW does.
 #
 # For plain SGD the two forms give the same update:
 # ``p - lr * (g + wd * p)`` equals ``(1 - lr * wd) * p - lr * g``.
@@ -341,8 +358,8 @@ assert last_loss.item() < lowest
 #    The shrink per step then grows well past ``lr * wd``.
 #
 # For Adam the two forms differ, because Adam divides by the gradient's
-# size. Below, each takes one step from three weights equal to 1, ``p.grad``
-# set by hand.
+# size. Below, SGD, Adam and AdamW each take one step from three weights
+# equal to 1, with ``p.grad`` set by hand.
 #
 # .. detail:: The formulas of the first step
 #
@@ -354,7 +371,8 @@ p0 = torch.tensor([1.0, 1.0, 1.0])
 grad = torch.tensor([0.0, 0.1, -1.0])
 after = {}
 for optimizer_class in (torch.optim.SGD, torch.optim.Adam, torch.optim.AdamW):
-    p = p0.clone().requires_grad_()  # fresh copies for each optimiser
+    # copies, so that each optimiser starts from the same weights and gradient
+    p = p0.clone().requires_grad_()
     p.grad = grad.clone()
     optimizer_class([p], lr=lr, weight_decay=wd).step()
     after[optimizer_class.__name__] = p.detach()
@@ -374,7 +392,9 @@ adamw_formula = (1 - lr * wd) * p0 - lr * grad / (grad.abs() + eps)
 torch.testing.assert_close(after["AdamW"], adamw_formula)
 q = p0.clone().requires_grad_()  # Adam, decoupled_weight_decay=True, if it exists
 q.grad = grad.clone()
-if "decoupled_weight_decay" in torch.optim.Adam([q]).defaults:
+adam_defaults = torch.optim.Adam([q]).defaults
+if "decoupled_weight_decay" in adam_defaults:
+    assert adam_defaults["decoupled_weight_decay"] is False
     torch.optim.Adam([q], lr, weight_decay=wd, decoupled_weight_decay=True).step()
     torch.testing.assert_close(q.detach(), after["AdamW"])
 else:
@@ -396,19 +416,26 @@ assert 1 - q.item() / previous > 5 * lr * wd
 # - Adam adds ``wd * p`` to the zero gradient, then divides this sum by its
 #   size. So its first step moves it a full ``lr``.
 #
-# The other two weights have gradients 0.1 and -1. Adding ``wd * p``, 0.01,
-# keeps their signs. So Adam steps ``lr`` downhill, as it would with
-# ``wd = 0``. AdamW also takes ``lr * wd * p`` off. So Adam's L2 decay
-# depends on the gradients: here, a full step or nothing.
+# The other two weights have gradients 0.1 and -1:
+#
+# - Adding ``wd * p``, 0.01, keeps their signs. Adam's first step is about
+#   ``lr`` against that sign. So here the decay barely changes it.
+# - AdamW still takes ``lr * wd * p`` off each.
+#
+# So Adam's L2 decay depends on the gradients.
 
 # %%
-# .. check:: Adam's decay is a full step or none; SGD's and AdamW's is ``lr * wd``
+# .. check:: Adam's decay: a full step or barely any; SGD's and AdamW's: ``lr * wd``
 downhill = lr * grad[1:].sign()
 torch.testing.assert_close(p0[0] - after["SGD"][0], torch.tensor(lr * wd))
 torch.testing.assert_close(p0[0] - after["AdamW"][0], torch.tensor(lr * wd))
 torch.testing.assert_close(p0[0] - after["Adam"][0], torch.tensor(lr))
 torch.testing.assert_close(after["Adam"][1:], p0[1:] - downhill)
 torch.testing.assert_close(after["AdamW"][1:], (1 - lr * wd) * p0[1:] - downhill)
+q = p0.clone().requires_grad_()  # Adam without decay: nearly equal for weights 1, 2
+q.grad = grad.clone()
+torch.optim.Adam([q], lr=lr).step()
+assert (q.detach()[1:] - after["Adam"][1:]).abs().max() < lr * wd / 1000
 
 # %%
 # No decay for the biases

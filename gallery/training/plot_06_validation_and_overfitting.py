@@ -38,9 +38,11 @@ print(environment_summary(device))
 #
 # :func:`torch.utils.data.random_split` splits a data set at random, by
 # fractions that add up to 1 or by lengths. It returns one
-# :class:`~torch.utils.data.Subset` per part, whose ``indices`` list its
-# items. With its own ``generator=``, it leaves the global generator alone,
-# and the same seed repeats the split.
+# :class:`~torch.utils.data.Subset` per part. ``Subset(data_set, indices)``
+# holds a data set and a sequence of indices. Its item ``i`` is the data
+# set's item ``indices[i]``, looked up when asked, not copied. With its own
+# ``generator=``, ``random_split`` leaves the global generator alone. The
+# same seed repeats the split.
 digits = load_digits_tensors(seed=0)
 training_images = TensorDataset(digits.train_features, digits.train_labels)
 train_set, val_set = random_split(
@@ -55,6 +57,8 @@ with torch.random.fork_rng(devices=[]):
     random_split(training_images, [0.8, 0.2], generator=torch.Generator())
     assert torch.equal(torch.get_rng_state(), global_state)
 assert isinstance(train_set, Subset)
+assert train_set.dataset is training_images  # looked up there, not copied
+assert train_set[3][0].data_ptr() == training_images[train_set.indices[3]][0].data_ptr()
 assert set(train_set.indices).isdisjoint(val_set.indices)
 
 # %%
@@ -106,12 +110,12 @@ assert (per_digit - torch.bincount(digits.train_labels) * 0.2).abs().max() > 2
 # %%
 # Learning curves
 # ---------------
-# To overfit is to fit the training images so closely that new ones do worse. To
-# do so quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150 training
-# images. ``Subset(train_set, range(150))`` holds them: a ``Subset`` of a data
-# set and a list of indices keeps the items at those indices. The model's two
-# hidden layers of 256 give it over 500 parameters per image. The images form
-# one :term:`batch`, so an :term:`epoch` is one step of Adam.
+# To overfit is to fit the training images so closely that new ones do worse.
+# To do so quickly, ``MLP(64, [256, 256], 10)`` trains on the first 150
+# training images, ``Subset(train_set, range(150))``. Its two hidden layers of
+# 256 give it over 500 parameters per image. That many let it fit each image
+# closely. The images form one :term:`batch`, so an :term:`epoch` is one step
+# of Adam.
 #
 # Each epoch ends with a validation pass in :meth:`~torch.nn.Module.eval` mode.
 # It runs under :class:`torch.inference_mode`. Like :class:`torch.no_grad`, that
@@ -150,13 +154,15 @@ for _ in range(epochs):
             correct += (logits.argmax(dim=1) == targets).sum().item()
     val_losses.append(total / len(val_set))
     val_accuracies.append(correct / len(val_set))
-best = min(range(epochs), key=val_losses.__getitem__)  # its index, from 0
+best = val_losses.index(min(val_losses))  # the best epoch, counted from 0
 print(f"lowest validation loss {val_losses[best]:.3f} after epoch {best + 1}")
 print(f"after epoch {epochs}: training loss {train_losses[-1]:.5f}", end=", ")
 print(f"validation loss {val_losses[-1]:.3f}")
 
 # %%
-# .. check:: the model has over 500 parameters per image; validation logits are inference tensors
+# .. check:: 500+ parameters per image, all 150 fit; validation logits are inference
+with torch.random.fork_rng(devices=[]):  # a loader draws a seed
+    assert evaluate(wide, train_loader).accuracy == 1
 assert logits.is_inference()
 assert logits.grad_fn is None
 assert sum(p.numel() for p in wide.parameters()) > 500 * len(small_train)
@@ -172,11 +178,11 @@ assert "saved for backward" in _message
 
 # %%
 # Drawn against the epoch, the :term:`losses <loss>` are the
-# :term:`learning curves <learning curve>`. The training loss, measured
-# before each step, falls at every epoch to below 0.01. The validation loss
-# falls to its lowest point, then rises to over 1.5 times that. The parting
-# is :term:`overfitting`. Yet the validation accuracy stays within two points
-# of its best-epoch value. ``axvline`` marks the best epoch.
+# :term:`learning curves <learning curve>`. The training loss falls at every
+# epoch, to below 0.01. The validation loss falls to its lowest point, then
+# rises to over 1.5 times that. The parting is :term:`overfitting`. Yet the
+# validation accuracy stays within 0.02 of its value at the best epoch, the
+# one of lowest validation loss. ``axvline`` marks that epoch.
 fig, (ax_loss, ax_acc) = plt.subplots(1, 2, figsize=(9, 3.3), layout="constrained")
 x = range(1, epochs + 1)
 ax_loss.plot(x, train_losses, color=PALETTE[5], label="training (150 images)")
@@ -215,7 +221,7 @@ layer = torch.nn.Linear(3, 1)
 state = layer.state_dict()
 shallow, deep = dict(state), copy.deepcopy(state)
 sgd = torch.optim.SGD(layer.parameters(), lr=0.1)
-layer(torch.ones(1, 3)).sum().backward()
+layer(torch.ones(1, 3)).sum().backward()  # any loss will do: here a sum
 sgd.step()
 print("parameter after the step:", layer.weight.detach())
 print("state_dict() from before:", state["weight"])
@@ -235,8 +241,8 @@ assert not torch.equal(deep["weight"], layer.weight)
 # site's :func:`~tutorial_utils.training.train_one_epoch` trains for one epoch;
 # its :func:`~tutorial_utils.training.evaluate` returns a result with ``.loss``
 # and ``.accuracy``. At the end, :meth:`~torch.nn.Module.load_state_dict` copies
-# the best weights back into the parameters, in place by default. Its printed result says
-# every name matched. Only then do the test images measure it.
+# the best weights into the model's existing parameters. Its printed result
+# says every name matched. Only then do the test images measure it.
 torch.manual_seed(0)
 model = MLP(64, [256, 256], 10)
 optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
@@ -258,7 +264,7 @@ test_loader = DataLoader(test_set, batch_size=len(test_set))
 print(f"test accuracy: {evaluate(model, test_loader).accuracy:.1%}")
 
 # %%
-# .. check:: ``load_state_dict`` copied the best weights back in place; ``evaluate`` uses ``no_grad``
+# .. check:: ``load_state_dict`` filled the same parameters; ``evaluate`` uses ``no_grad``
 assert not any(model.load_state_dict(best_state))  # no missing or unexpected keys
 _seen, _probe = [], torch.nn.Flatten()
 _probe.register_forward_hook(lambda *_: _seen.append(torch.is_grad_enabled()))
@@ -270,7 +276,7 @@ with torch.random.fork_rng(devices=[]):
     _layer = torch.nn.Linear(3, 1)
 _weight = _layer.weight
 _layer.load_state_dict(copy.deepcopy(_layer.state_dict()), assign=True)
-assert _layer.weight is not _weight  # not the default: replaces the parameters
+assert _layer.weight is not _weight  # assign=True, not the default, replaces them
 
 # %%
 # Training stopped five epochs after the figure's best epoch. Why did the validation
@@ -351,14 +357,16 @@ assert _p_one.nan_to_num(-1.0).tolist() == [-1.0, -1.0, 0.0]  # only 1.0 became 
 assert _inf.nan_to_num(-1.0, posinf=torch.inf).unique().tolist() == [-1.0, torch.inf]
 dropout.eval()
 assert torch.equal(dropout(ones), ones)
+dropout.train()  # as the page left it
 
 # %%
-# On a digit, each training-mode pass drops other pixels and brightens the
-# rest by a third. ``imshow`` draws the pixels as an image; ``set_axis_off``
-# hides the axes. ``cmap="gray_r"`` shades them from white at ``vmin`` to black
-# at ``vmax``, the largest value a kept pixel can have.
+# On the first 0 in the validation set, each training-mode pass drops other
+# pixels and brightens the rest by a third. ``reshape(8, 8)`` lays the 64
+# pixels out as an image, and ``.numpy()`` hands them to Matplotlib.
+# ``imshow`` draws them; ``set_axis_off`` hides the axes. ``cmap="gray_r"``
+# shades them from white at ``vmin`` to black at ``vmax``, the largest value a
+# kept pixel can have.
 image = next(pixels for pixels, label in val_set if label == 0)
-dropout.train()
 panels = {"input": image, "train()": dropout(image), "train() again": dropout(image)}
 dropout.eval()
 panels["eval()"] = dropout(image)

@@ -60,8 +60,8 @@ folder = Path(workdir.name)
 #
 # .. detail:: A loader with its own generator
 #
-#    A loader made with ``generator=`` draws its order from that generator,
-#    not from PyTorch's. For such a loader, also save
+#    A loader made with ``shuffle=True`` and ``generator=`` draws its order
+#    from that generator, not from PyTorch's. For such a loader, also save
 #    ``generator.get_state()``, and restore it with ``set_state``.
 #
 # The run below trains ``NeuralNetwork(2, 2)`` on the toy data of ``toy_datasets()``.
@@ -69,8 +69,9 @@ folder = Path(workdir.name)
 # :term:`loss` of its samples. After three of eight epochs, the run saves a checkpoint
 # with :func:`torch.save`.
 #
-# The state dicts hold the model's and the optimiser's own tensors, not
-# copies. Training goes on changing them, so the file is written first.
+# The state dicts' tensors share memory with the model's and the
+# optimiser's: they are not copies. Training goes on changing them, so the
+# file is written first.
 loader = DataLoader(toy_datasets()[0], batch_size=2, shuffle=True)
 epochs, saved_at = 8, 3
 torch.manual_seed(0)
@@ -86,7 +87,7 @@ print("losses:", [f"{loss:.1e}" for loss in losses])
 print("optimiser state of the first parameter:", list(sgd.state_dict()["state"][0]))
 
 # %%
-# .. check:: state dicts hold live tensors; no momentum before a step
+# .. check:: state dicts share the live tensors' memory; no momentum yet
 bias = uninterrupted.layers[4].bias  # parameter 5: the state dicts hold epoch 8's
 assert to_save["model"]["layers.4.bias"].data_ptr() == bias.data_ptr()
 saved_momentum = to_save["optimizer"]["state"][5]["momentum_buffer"]
@@ -259,8 +260,9 @@ assert helper_losses == losses[start:]
 #    over the old one. A save that stops half-way keeps the old checkpoint.
 #
 # The cell prints the error's ``strerror``: its message without the path. If
-# no error comes, it stops with an ``AssertionError``. It then loads the file into a new model to read the epoch. That also
-# restores the file's random state.
+# no error comes, it stops with an ``AssertionError``. It then saves with
+# ``overwrite=True``, and loads the file into a new model to read the epoch.
+# That also restores the file's random state.
 #
 # .. detail:: The partial file, and a failed ``torch.save``
 #

@@ -186,8 +186,11 @@ assert "# type: ignore" in source
 assert "ddp_model(features)" in source
 assert "SGD(ddp_model.parameters()" in source
 assert "int" not in tutorial_utils.distributed._train.__code__.co_names  # unused
-gpu = torch.device("cuda", 1)  # building a device object needs no GPU
-assert (gpu.type, gpu.index, torch.device("cpu").type) == ("cuda", 1, "cpu")
+assert 'device_ids=[device.index] if device.type == "cuda" else None' in source
+assert (torch.ones(1).device.type, torch.ones(1).device.index) == ("cpu", None)
+if torch.cuda.is_available() and torch.version.cuda:  # an NVIDIA GPU
+    on_gpu = torch.ones(1, device="cuda").device
+    assert (on_gpu.type, on_gpu.index) == ("cuda", torch.cuda.current_device())
 
 # %%
 # .. check:: inside ``no_sync()``, DDP does not average the gradients
@@ -199,7 +202,7 @@ assert "disable gradient synchronizations" in no_sync
 #
 # 1. The model is wrapped in DDP. The forward pass calls the wrapper,
 #    ``ddp_model``, and the optimiser gets ``ddp_model.parameters()``.
-#    A device's ``type`` is ``"cuda"`` for a GPU. There ``device_ids``
+#    A device's ``type`` is ``"cuda"`` for an NVIDIA GPU. There ``device_ids``
 #    names the model's GPU, ``device.index``. On the CPU it is ``None``.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
@@ -216,7 +219,7 @@ assert "disable gradient synchronizations" in no_sync
 # -----------------------
 # The site's helper ``run_ddp`` starts two processes that run this worker.
 # It returns a report per process, with its ``rank``, ``samples`` and
-# ``losses``. If they run longer than ``timeout`` seconds, it stops them
+# ``losses``. If they run well past ``timeout`` seconds, it stops them
 # with an error.
 reports = run_ddp(world_size=2, epochs=3, lr=0.5, seed=123, timeout=60)
 for report in reports:
@@ -229,7 +232,7 @@ for report in reports:
         )
 
 # %%
-# .. check:: past ``timeout`` seconds, ``run_ddp`` stops them with an error
+# .. check:: well past ``timeout`` seconds, ``run_ddp`` stops them with an error
 run_ddp_doc = " ".join(run_ddp.__doc__.split())
 assert "after which every process of the run is killed" in run_ddp_doc
 assert "Starting the launcher may take up to 10 s more" in run_ddp_doc
@@ -364,7 +367,11 @@ assert gap > 1e-3
 #    - :term:`Batch normalisation <batch normalisation>` is a layer of later
 #      pages. In training mode, it normalises with the statistics of each
 #      process's own share. On GPUs, ``torch.nn.SyncBatchNorm`` shares those
-#      statistics. It refuses CPU tensors. In evaluation mode the match holds.
+#      statistics. In training mode inside a process group, it refuses CPU
+#      tensors.
+#    - By default, batch normalisation keeps *running statistics*, averages
+#      gathered in training. In evaluation mode it normalises with them, and
+#      the match holds.
 
 # %%
 # .. check:: plain: equal; summed: half; class weights: equal totals match
@@ -375,6 +382,9 @@ with torch.random.fork_rng(devices=[]):
     torch.manual_seed(0)
     bn = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.BatchNorm1d(4))
     bn = torch.nn.Sequential(bn, torch.nn.ReLU(), torch.nn.Linear(4, 2))
+    no_running = torch.nn.BatchNorm1d(4, track_running_stats=False)
+    batch_only = torch.nn.Sequential(torch.nn.Linear(2, 4), no_running)
+    batch_only = torch.nn.Sequential(batch_only, torch.nn.ReLU(), torch.nn.Linear(4, 2))
 weights = torch.tensor([1.0, 3.0])
 skipped = y_train.clone()
 skipped[0] = default
@@ -389,6 +399,7 @@ for model, training, halves, targets, options, expected in (
     (single, True, uneven, skipped, {}, "apart"),
     (bn, True, uneven, y_train, {}, "apart"),
     (bn, False, uneven, y_train, {}, "equal"),  # evaluation mode
+    (batch_only, False, uneven, y_train, {}, "apart"),  # no running statistics
 ):
     model.train(training)
     grads = []
@@ -411,18 +422,22 @@ assert torch.equal(masks[0], masks[1])
 assert not torch.equal(masks[0], masks[2])
 
 # %%
-# .. check:: in a process group, ``SyncBatchNorm`` refuses CPU tensors
+# .. check:: only training in a process group: ``SyncBatchNorm`` refuses CPU
 import torch.distributed as dist
 
+sync_bn = torch.nn.SyncBatchNorm(4)
+accepted = [sync_bn(torch.ones(8, 4)).shape]  # training mode, but no group
 dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
 try:
-    torch.nn.SyncBatchNorm(4)(torch.ones(8, 4))  # training mode
+    accepted.append(sync_bn.eval()(torch.ones(8, 4)).shape)  # evaluation mode
+    sync_bn.train()(torch.ones(8, 4))  # training mode, in a group
 except ValueError as error:
     refusal = str(error)
 else:
     raise AssertionError("SyncBatchNorm should refuse a CPU tensor")
 finally:
     dist.destroy_process_group()
+assert accepted == [(8, 4), (8, 4)]
 assert "expected input tensor to be on GPU" in refusal
 
 # %%

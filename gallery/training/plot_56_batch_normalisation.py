@@ -40,30 +40,28 @@ print(environment_summary(torch.device("cpu")))
 # 3. It multiplies by a learnt scale, ``weight``, and adds a learnt shift,
 #    ``bias``. By default they start at 1 and 0.
 #
-# The variance here is the *biased* one: the sum of the squared distances
-# from the mean, divided by ``N``. Averaged over many batches, it comes out
-# below the variance of the values the batches are drawn from. Dividing by
-# ``N - 1`` instead gives the *unbiased* variance, which does not. A tensor's
-# ``var(dim=0, correction=0)`` computes the biased one for each column. The
-# default, ``correction=1``, divides by ``N - 1``.
+# Here ``σ²`` is the sum of the squared distances from the mean, divided by
+# ``N``. A tensor's ``var(dim=0, correction=0)`` computes that for each
+# column. Its default, ``correction=1``, divides by ``N - 1`` instead.
 #
 # Here the scale is 1 and the shift 0. So each output feature has mean 0.
-# Its biased variance is ``σ² / (σ² + eps)``, almost 1. Below, a
-# batch of 8 samples has three features with standard deviations 1, 2 and 5
-# around 10. ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and
-# the parameters require gradients, so ``.detach()`` drops that before
-# printing.
+# Its variance, computed the same way, is ``σ² / (σ² + eps)``, almost 1.
+# Below, ``randn``'s draws times ``[1.0, 2.0, 5.0]``, plus 10, form a batch
+# of 8 samples. The product scales each column by its own factor. So the
+# three features are drawn with standard deviations 1, 2 and 5 around 10.
+# ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and the
+# parameters require gradients, so ``.detach()`` drops that before printing.
 #
 # .. detail:: Features that barely vary
 #
-#    The variance ``σ² / (σ² + eps)`` is almost 1 unless the feature barely
-#    varies in the batch. A constant feature comes out as one value for all
-#    samples. In exact arithmetic it is 0, but not always in float32. The
-#    layer multiplies each value, and the mean, by ``1 / √(σ² + eps)``,
-#    here about 300. For values near 10000, those products are near 3
-#    million, and float32 rounds them to a multiple of 0.25. Their rounding
-#    errors, and any in the mean, need not cancel. So 37 samples equal to
-#    10000.1 come out at over 0.3 each.
+#    A feature constant across the batch comes out as one value for all
+#    samples, 0 in exact arithmetic. In float32 the batch mean is rounded.
+#    Dividing by ``√(σ² + eps)`` multiplies that error by up to
+#    ``1 / √eps``, about 316. The mean's product with ``1 / √(σ² + eps)``
+#    is rounded too, and on some CPU code paths each value's. So the value
+#    depends on the batch size, the CPU code path and the thread count,
+#    which sets how the mean's sum is split. With one thread, 37 samples of
+#    10000.1 come out more than 0.1 from 0.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -81,7 +79,7 @@ torch.testing.assert_close(variances, torch.ones(3), rtol=1e-3, atol=0)
 assert norm.eps == 1e-5
 assert torch.equal(norm.weight, torch.ones(3))
 assert torch.equal(norm.bias, torch.zeros(3))
-assert torch.nn.BatchNorm1d(3, affine=False).weight is None  # not by default
+assert torch.nn.BatchNorm1d(3, affine=False).weight is None  # no scale at all
 _constant = torch.nn.BatchNorm1d(1)(torch.full((8, 1), 7.0)).detach()
 assert _constant.var() == 0  # one value for all samples
 assert _constant.abs().max() < 1e-3  # 0 but for rounding
@@ -89,44 +87,52 @@ _n = len(batch)
 torch.testing.assert_close(out.var(dim=0), variances * _n / (_n - 1))
 
 # %%
-# .. check:: rounded products: 37 samples of 10000.1 come out over 0.3
-_x = torch.full((37, 1), 10000.1)
-_large = torch.nn.BatchNorm1d(1)(_x).detach()
+# .. check:: one thread: 37 samples of 10000.1 give one value, over 0.1 from 0
+_threads = torch.get_num_threads()
+_runs = {}
+try:
+    for _t, _n in ((8, 37), (2, 37), (1, 8), (1, 37)):
+        torch.set_num_threads(_t)
+        _x = torch.full((_n, 1), 10000.1)
+        _runs[_t, _n] = torch.native_batch_norm(_x, *[None] * 4, True, 0.1, 1e-5)
+    _large = torch.nn.BatchNorm1d(1)(_x).detach()  # 37 samples, one thread
+finally:
+    torch.set_num_threads(_threads)
+assert torch.equal(_large, _runs[1, 37][0])
 assert _large.min() == _large.max()  # one value for all samples
-assert _large.abs().min() > 0.3  # on every CPU code path
-_alpha = torch.native_batch_norm(_x, *[None] * 4, True, 0.1, 1e-5)[2]
-assert 250 < _alpha < 350  # 1 / √(σ² + eps)
-_p = _x[0, 0] * _alpha  # near 3 million: steps of 0.25
-assert 2e6 < _p < 4e6
-assert torch.nextafter(_p, _p * 2) - _p == 0.25
-_x = torch.full((8, 1), 10000.1)  # 8 samples: the mean is exact, and yet
-_o8, _mean, _alpha = torch.native_batch_norm(_x, *[None] * 4, True, 0.1, 1e-5)[:3]
-assert _mean == _x[0, 0]
-_shift = -(_mean * _alpha)  # rounded to float32
-_separate = _x[0, 0] * _alpha + _shift  # each product rounded: 0 here
-_fused = (_x[0, 0].double() * _alpha.double() + _shift.double()).float()
-assert _separate == 0
-assert _fused > 0.01  # one rounding of the sum: the products' errors stay
-assert _o8[0, 0] == _separate or _o8[0, 0] == _fused  # per CPU code path
-
-# %%
-# .. check:: averaged over batches, the biased variance is low; the unbiased is not
-with torch.random.fork_rng(devices=[]):
-    _draws = torch.randn(20000, 8)  # 20000 batches of 8, from variance 1
-assert abs(_draws.var(dim=1, correction=0).mean() - 7 / 8) < 0.02
-assert abs(_draws.var(dim=1).mean() - 1) < 0.02
+assert _large.abs().min() > 0.1  # 0 in exact arithmetic
+assert _runs[1, 8][0][0, 0] != _large[0, 0]  # depends on the batch size
+assert len({_runs[_t, 37][0][0, 0].item() for _t in (1, 2, 8)}) > 1  # and threads
+_mean, _alpha = _runs[1, 37][1:3]
+assert _mean != _x[0, 0]  # the mean is rounded
+assert _alpha <= 1.0001 / 1e-5**0.5  # at most 1 / √eps
+assert round(1 / 1e-5**0.5) == 316
+_p = _mean * _alpha  # rounded to float32
+assert _p.double() != _mean.double() * _alpha.double()
+_separate = _x[0, 0] * _alpha - _p  # each value's product rounded too
+_fused = (_x[0, 0].double() * _alpha.double() - _p.double()).float()  # not
+assert _separate != _fused
+assert _large[0, 0] == _separate or _large[0, 0] == _fused  # per CPU code path
 
 # %%
 # Running estimates
 # -----------------
 # The layer also keeps three *buffers*: tensors a module keeps that are not
 # parameters. ``num_batches_tracked`` counts the calls in training mode.
-# ``running_mean`` starts at 0 and ``running_var`` at 1. Each such call on a
-# non-empty batch moves them 10 % of the way towards the batch's mean and
-# unbiased variance.
+# ``running_mean`` starts at 0 and ``running_var`` at 1. The training-mode
+# call above moved them 10 % of the way towards the batch's mean and its
+# variance divided by ``N - 1``.
 #
-# That 10 % is the layer's ``momentum=0.1``. It is not an optimiser's
-# :term:`momentum` setting: here 0.1 weights the new batch.
+# That 10 % is the layer's ``momentum=0.1``. The new batch gets weight 0.1,
+# the old estimate 0.9. An optimiser's :term:`momentum` differs. In SGD with
+# momentum 0.9, the old buffer gets weight 0.9, and each new gradient 1.
+#
+# .. detail:: Why ``N - 1``
+#
+#    Dividing by ``N`` gives the *biased* variance. Averaged over many
+#    batches, it falls short of the variance the values are drawn from, by
+#    the factor ``(N - 1) / N``. Dividing by ``N - 1`` gives the *unbiased*
+#    variance, which does not. The running variance uses that one.
 print("running mean:", norm.running_mean)
 print("running var: ", norm.running_var)
 print("batches tracked:", norm.num_batches_tracked)
@@ -155,10 +161,18 @@ torch.testing.assert_close(_layer.running_mean, torch.tensor([1.0]))
 torch.testing.assert_close(_sgd.state[_q]["momentum_buffer"], torch.tensor([10.0]))
 
 # %%
+# .. check:: averaged over batches, the biased variance is low by ``(N - 1) / N``
+with torch.random.fork_rng(devices=[]):
+    torch.manual_seed(0)
+    _draws = torch.randn(20000, 8)  # 20000 batches of 8, from variance 1
+assert abs(_draws.var(dim=1, correction=0).mean() - 7 / 8) < 0.02
+assert abs(_draws.var(dim=1).mean() - 1) < 0.02
+
+# %%
 # Fed the same batch again and again, a new layer's running mean closes 10 %
 # of the remaining gap each time. After ``k`` calls it has covered
-# ``1 - 0.9 ** k`` of the way. The figure follows the third feature's
-# running mean over 50 calls; ``axhline`` draws the batch's mean.
+# ``1 - 0.9 ** k`` of the way. The figure follows the running mean of the
+# third feature, index 2, over 50 calls. ``axhline`` draws the batch's mean.
 tracker = torch.nn.BatchNorm1d(3)
 path = [tracker.running_mean[2].item()]
 for _ in range(50):
@@ -196,10 +210,9 @@ for _k, _value in enumerate(path):
 #
 # .. detail:: Without running estimates
 #
-#    This holds with the default ``track_running_stats=True``. A layer made
-#    with ``track_running_stats=False`` keeps no running estimates. It then
-#    uses the batch's statistics in evaluation mode too, and refuses a batch
-#    of one there as well.
+#    With ``track_running_stats=False``, not the default, a layer keeps no
+#    running estimates. Evaluation mode then uses the batch's statistics
+#    too, and refuses a batch of one as well.
 norm.eval()
 with torch.no_grad():
     out_eval = norm(batch)
@@ -238,9 +251,10 @@ torch.testing.assert_close(_free(batch), out)
 # .. detail:: Input with a length, and empty batches
 #
 #    Input may have shape ``(N, C, L)``, where ``L`` is a length, such as
-#    the steps of a sequence. Each feature then has ``N · L`` values. So
-#    one sample with ``L = 2`` passes in training mode. An empty batch,
-#    ``N = 0``, passes too. It only adds 1 to ``num_batches_tracked``.
+#    a sequence's steps. Each feature then has ``N · L`` values, so one
+#    sample with ``L = 2`` passes in training mode. An empty batch,
+#    ``N = 0``, passes too, but only adds 1 to ``num_batches_tracked``. A
+#    refused call adds 1 too.
 norm.train()
 try:
     norm(batch[:1])
@@ -260,7 +274,8 @@ _out = torch.nn.functional.batch_norm(_one, *_stats, None, _shift)  # up to roun
 torch.testing.assert_close(_out, _shift.unsqueeze(0), atol=1e-4, rtol=0)
 
 # %%
-# .. check:: two values suffice, and none; without estimates, eval refuses one too
+# .. check:: two values pass, and none; refusals count; eval without estimates refuses
+assert norm.num_batches_tracked == 2  # the refused call above counted
 with torch.random.fork_rng(devices=[]):
     assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)
 _empty = torch.nn.BatchNorm1d(3)
@@ -280,10 +295,10 @@ else:
 # Summary
 # -------
 # - In training mode, :class:`~torch.nn.BatchNorm1d` normalises each feature
-#   with the batch's mean and biased variance, then scales and shifts.
-# - Each training-mode call on a non-empty batch moves ``running_mean`` and
-#   ``running_var`` by ``momentum``, 10 %, towards the batch's mean and
-#   unbiased variance.
+#   with the batch's mean and variance ``σ²``, then scales and shifts.
+# - Training-mode calls on batches like these move ``running_mean`` and
+#   ``running_var`` by ``momentum``, 10 %, towards the batch's mean and its
+#   variance divided by ``N - 1``.
 # - In evaluation mode it uses those estimates, by default, so a sample's
 #   output no longer depends on its batch.
 # - In training mode it refuses a batch with one value per feature.

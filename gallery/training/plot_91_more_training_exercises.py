@@ -53,36 +53,48 @@ net = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.Dropout(p=0.5))
 X_train, y_train, _, _ = toy_tensors()
 
 # %%
-# **Exercise 1.** Split ``range(50)`` with :func:`~torch.utils.data.random_split`:
+# **Exercise 1.** Define a function ``make_split()`` that splits ``range(50)``
+# with :func:`~torch.utils.data.random_split` and returns what it returns:
 #
 # 1. 80 % for training, then 20 % for a :term:`validation set`;
 # 2. shuffled by a generator of its own, seeded with 0.
 #
-# Define ``parts``, what ``random_split`` returns.
+# Every call returns the same split and leaves the global generator as it was.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
+
 # %%
-generator = torch.Generator().manual_seed(0)
-parts = random_split(range(50), [0.8, 0.2], generator=generator)
-print(list(parts[1]))
+def make_split():
+    generator = torch.Generator().manual_seed(0)
+    return random_split(range(50), [0.8, 0.2], generator=generator)
+
+
+print(list(make_split()[1]))
 # %%
 # .. raw:: html
 #
 #    </details>
-assert isinstance(parts, list | tuple), "Exercise 1: parts is not random_split's list"
-sizes = [len(part) for part in parts]
-assert sizes == [40, 10], f"Exercise 1: parts of {sizes} items: fractions [0.8, 0.2]?"
-again = random_split(range(50), [40, 10], generator=torch.Generator().manual_seed(0))
-same = [list(a) == list(b) for a, b in zip(parts, again, strict=True)]
+assert callable(make_split), "Exercise 1: make_split is not a function"
 hint = "generator=torch.Generator().manual_seed(0)?"
-assert all(same), f"Exercise 1: not seed 0's split: {hint}"
-seeded_0 = torch.Generator().manual_seed(0)
-torch.randperm(50, generator=seeded_0)  # what random_split draws
-used_global = torch.equal(torch.get_rng_state(), seeded_0.get_state())
-assert not used_global, f"Exercise 1: it used the global generator: {hint}"
+again = random_split(range(50), [40, 10], generator=torch.Generator().manual_seed(0))
+calls = []
+for global_seed in (1, 2):  # two states of the global generator
+    torch.manual_seed(global_seed)
+    state = torch.get_rng_state()
+    parts = make_split()
+    moved = not torch.equal(torch.get_rng_state(), state)
+    assert not moved, f"Exercise 1: make_split moved the global generator: {hint}"
+    assert isinstance(parts, list | tuple), "Exercise 1: not random_split's list"
+    calls.append(parts)
+    sizes = [len(part) for part in parts]
+    assert sizes == [40, 10], f"Exercise 1: parts of {sizes}: fractions [0.8, 0.2]?"
+    same = [list(a) == list(b) for a, b in zip(parts, again, strict=True)]
+    assert all(same), f"Exercise 1: not seed 0's split: {hint}"
+new = calls[0][0] is not calls[1][0]
+assert new, "Exercise 1: make_split returned one split twice: split inside it"
 print("Exercise 1: right")
 # %%
 # **Exercise 2.** Define ``val_loss``: the mean cross-entropy :term:`loss` of
@@ -156,7 +168,9 @@ numpy = np.random.RandomState(7).rand()
 pytorch = torch.rand(1, generator=torch.Generator().manual_seed(7)).item()
 wanted = (python, numpy, pytorch)
 order = "the order is Python's, NumPy's, then PyTorch's draw"
-reordered = sorted(draws, key=float) == sorted(wanted)
+kinds = [type(draw).__name__ for draw in draws if not isinstance(draw, float)]
+assert not kinds, f"Exercise 3: {kinds} in draws, not floats: call each; .item()?"
+reordered = sorted(draws) == sorted(wanted)
 assert draws == wanted or not reordered, f"Exercise 3: {order}"
 names = ("Python's random", "NumPy's global generator", "PyTorch's generator")
 for name, got, one in zip(names, draws, wanted, strict=True):
@@ -332,8 +346,8 @@ sizes = [len(share) for share in predicted]
 pads = "the sampler pads 10 indices to 12, 4 each"
 assert sizes == [4, 4, 4], f"Exercise 7: predicted shares of {sizes}: {pads}"
 padded = sorted(index for share in sampled for index in share)
-first_two = "Exercise 7: the sampler pads with its first two"
-assert padded == sorted([*range(10), 0, 1]), first_two
+changed = "DistributedSampler itself changed: it pads with other indices"
+assert padded == sorted([*range(10), 0, 1]), changed  # not the reader's mistake
 yours = sorted(index for share in predicted for index in share)
 pads = "the padding is the order's first 12 - 10 indices"
 assert yours == padded, f"Exercise 7: {pads}"
