@@ -81,9 +81,15 @@ assert _huber2.tolist() == [2.0 * (3.0 - 1.0), 0.5**2 / 2]  # 4, not 3 - 1/2
 assert torch.autograd.grad(_huber2.sum(), _e)[0].tolist() == [2.0, -0.5]
 
 # %%
-# Under MSE, the outlier's gradient is ``2 · 4 / n``, ten times that of the error -0.4.
-# Under L1, every error here gets ``1 / n``. Under Huber, every error of 1 or more does.
-# So under both, the outlier's gradient is no larger than an error of 1's.
+# Compare the sizes of the gradients, whatever their signs:
+#
+# - Under MSE, the outlier's gradient is ``2 · 4 / n``, ten times the size of
+#   the error -0.4's.
+# - Under L1, every error here has a gradient of size ``1 / n``.
+# - Under Huber, every error of 1 or more has a gradient of size ``1 / n``.
+#
+# So under L1 and Huber, the outlier's gradient is no larger than the gradient
+# of an error of 1.
 #
 # The figure draws each loss and its derivative against the error. Huber's derivative
 # has no jump. ``reduction="none"`` makes a loss return one value per element, not
@@ -187,7 +193,7 @@ assert len(_one) == 1
 #
 # .. detail:: Skipped labels, uint8 and class weights
 #
-#    - A label of -100 skips its example; skipping all gives NaN.
+#    - A label of -100 skips its example; skipping all gives a NaN mean.
 #    - uint8 indices work too, except with ``(N, C, d1, ...)`` logits.
 #    - ``weight=`` gives each class a weight that multiplies its examples' losses.
 #      The mean over class indices then divides by the sum of those weights. Over
@@ -222,7 +228,9 @@ torch.testing.assert_close(_both, (loss + _flipped) / 2)
 _skip, _kept = torch.tensor([0, -100, 1, 2, 0]), [0, 2, 3, 4]
 _rest = F.cross_entropy(logits[_kept], _skip[_kept])
 torch.testing.assert_close(F.cross_entropy(logits, _skip), _rest)
-assert F.cross_entropy(logits, torch.full((5,), -100)).isnan()  # all skipped
+_none = torch.full((5,), -100)  # all skipped: a NaN mean, a sum of 0
+assert F.cross_entropy(logits, _none).isnan()
+assert F.cross_entropy(logits, _none, reduction="sum") == 0
 
 # %%
 # .. check:: uint8 indices work, except with ``(N, C, d1, ...)`` logits

@@ -202,8 +202,9 @@ assert "disable gradient synchronizations" in no_sync
 #
 # 1. The model is wrapped in DDP. The forward pass calls the wrapper,
 #    ``ddp_model``, and the optimiser gets ``ddp_model.parameters()``.
-#    A device's ``type`` is ``"cuda"`` for an NVIDIA GPU. There ``device_ids``
-#    names the model's GPU, ``device.index``. On the CPU it is ``None``.
+#    A device's ``type`` is ``"cuda"`` for an NVIDIA GPU. On such a GPU,
+#    ``device_ids`` names the model's GPU, ``device.index``. On the CPU,
+#    ``device_ids`` is ``None``.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
 # 3. ``sampler.set_epoch(epoch)`` starts every epoch. Without it, every
@@ -219,8 +220,8 @@ assert "disable gradient synchronizations" in no_sync
 # -----------------------
 # The site's helper ``run_ddp`` starts two processes that run this worker.
 # It returns a report per process, with its ``rank``, ``samples`` and
-# ``losses``. If they run well past ``timeout`` seconds, it stops them
-# with an error.
+# ``losses``. If they are still running after ``timeout`` seconds, it
+# stops them with an error.
 reports = run_ddp(world_size=2, epochs=3, lr=0.5, seed=123, timeout=60)
 for report in reports:
     for epoch, (samples, loss) in enumerate(
@@ -232,7 +233,14 @@ for report in reports:
         )
 
 # %%
-# .. check:: well past ``timeout`` seconds, ``run_ddp`` stops them with an error
+# .. check:: after ``timeout`` seconds, ``run_ddp`` stops them with an error
+try:  # 1000 epochs cannot end in half a second: starting Python takes longer
+    run_ddp(world_size=2, epochs=1000, lr=0.5, seed=123, timeout=0.5)
+except TimeoutError as error:
+    stopped = str(error)
+else:
+    raise AssertionError("run_ddp should stop a run past its timeout")
+assert "every process was stopped" in stopped
 run_ddp_doc = " ".join(run_ddp.__doc__.split())
 assert "after which every process of the run is killed" in run_ddp_doc
 assert "Starting the launcher may take up to 10 s more" in run_ddp_doc
@@ -370,8 +378,9 @@ assert gap > 1e-3
 #      statistics. In training mode inside a process group, it refuses CPU
 #      tensors.
 #    - By default, batch normalisation keeps *running statistics*, averages
-#      gathered in training. In evaluation mode it normalises with them, and
-#      the match holds.
+#      gathered in training. In evaluation mode it normalises with them. The
+#      match then holds only where both runs have the same running
+#      statistics. Gathered from the shares, they need not be.
 
 # %%
 # .. check:: plain: equal; summed: half; class weights: equal totals match
@@ -420,6 +429,15 @@ with torch.random.fork_rng(devices=[]):  # dropout's mask follows the generator
         masks.append(F.dropout(torch.ones(16), 0.5))
 assert torch.equal(masks[0], masks[1])
 assert not torch.equal(masks[0], masks[2])
+with torch.random.fork_rng(devices=[]):  # statistics from a share differ
+    torch.manual_seed(0)
+    from_share = torch.nn.BatchNorm1d(2)
+    from_all = torch.nn.BatchNorm1d(2)
+from_share(X_train[uneven[0]])  # training mode: gathers running statistics
+from_all(X_train[uneven[0] + uneven[1]])
+from_share.eval()
+from_all.eval()
+assert (from_share(X_train) - from_all(X_train)).abs().max() > 1e-3
 
 # %%
 # .. check:: only training in a process group: ``SyncBatchNorm`` refuses CPU

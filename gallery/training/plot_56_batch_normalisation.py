@@ -55,13 +55,18 @@ print(environment_summary(torch.device("cpu")))
 # .. detail:: Features that barely vary
 #
 #    A feature constant across the batch comes out as one value for all
-#    samples, 0 in exact arithmetic. In float32 the batch mean is rounded.
-#    Dividing by ``√(σ² + eps)`` multiplies that error by up to
-#    ``1 / √eps``, about 316. The mean's product with ``1 / √(σ² + eps)``
-#    is rounded too, and on some CPU code paths each value's. So the value
-#    depends on the batch size, the CPU code path and the thread count,
-#    which sets how the mean's sum is split. With one thread, 37 samples of
-#    10000.1 come out more than 0.1 from 0.
+#    samples, 0 in exact arithmetic. In float32 the batch mean can be
+#    rounded. Dividing by ``√(σ² + eps)`` multiplies that error by up to
+#    ``1 / √eps``, about 316. The layer multiplies the mean by
+#    ``1 / √(σ² + eps)``, and that product is rounded too. On some CPU code
+#    paths, so is each value's product. So the value depends on three
+#    things:
+#
+#    - the batch size;
+#    - the CPU code path;
+#    - the thread count, which sets how the mean's sum is split.
+#
+#    With one thread, 37 samples of 10000.1 come out more than 0.1 from 0.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -121,7 +126,7 @@ assert _large[0, 0] == _separate or _large[0, 0] == _fused  # per CPU code path
 # parameters. ``num_batches_tracked`` counts the calls in training mode.
 # ``running_mean`` starts at 0 and ``running_var`` at 1. The training-mode
 # call above moved them 10 % of the way towards the batch's mean and its
-# variance divided by ``N - 1``.
+# variance computed with ``N - 1``, not ``N``.
 #
 # That 10 % is the layer's ``momentum=0.1``. The new batch gets weight 0.1,
 # the old estimate 0.9. An optimiser's :term:`momentum` differs. In SGD with
@@ -298,7 +303,7 @@ else:
 #   with the batch's mean and variance ``σ²``, then scales and shifts.
 # - Training-mode calls on batches like these move ``running_mean`` and
 #   ``running_var`` by ``momentum``, 10 %, towards the batch's mean and its
-#   variance divided by ``N - 1``.
+#   variance computed with ``N - 1``.
 # - In evaluation mode it uses those estimates, by default, so a sample's
 #   output no longer depends on its batch.
 # - In training mode it refuses a batch with one value per feature.

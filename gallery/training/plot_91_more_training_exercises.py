@@ -57,9 +57,10 @@ X_train, y_train, _, _ = toy_tensors()
 # with :func:`~torch.utils.data.random_split` and returns what it returns:
 #
 # 1. 80 % for training, then 20 % for a :term:`validation set`;
-# 2. shuffled by a generator of its own, seeded with 0.
+# 2. shuffled as a generator seeded with 0 shuffles, on every call;
+# 3. leaving the global generator as it was.
 #
-# Every call returns the same split and leaves the global generator as it was.
+# A generator of its own does both.
 #
 # .. raw:: html
 #
