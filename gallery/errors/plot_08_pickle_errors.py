@@ -62,8 +62,8 @@ print(environment_summary(torch.device("cpu")))
 #      __main__.<lambda>``.
 #    - PyTorch 2.13 first warns "Got pickle error when attempting to start a
 #      worker Process". PyTorch 2.4 does not.
-# three float sequences, of lengths 2, 4 and 3
 sequences = [torch.arange(1.0, 3), torch.arange(3.0, 7), torch.arange(7.0, 10)]
+# three float sequences, of lengths 2, 4 and 3
 loader = DataLoader(
     sequences,
     batch_size=3,
