@@ -26,16 +26,23 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # One set of numbers, six dtypes
 # ------------------------------
-# All elements of a tensor share one type, its :attr:`~torch.Tensor.dtype`. It decides
-# which values the tensor can hold. :meth:`~torch.Tensor.to` converts a tensor: here,
-# five 64-bit floats into five other dtypes. Each dtype's name gives its bits:
-# ``torch.float64``, ``torch.float32``, ``torch.float16``, ``torch.bfloat16``,
-# ``torch.int64``, and ``torch.bool``. The column keeps one number a row, so each
-# value gets its own cell. ``!=`` compares two tensors element by element, giving
-# ``True`` or ``False`` for each. The site's helper ``draw_tensors`` colours the
-# ``True`` cells of ``groups`` orange. So an orange cell differs from the original on
-# the left. Each value goes back to ``float64`` to compare, so nothing rounds the
-# original. ``fmt="{:g}"`` shows each value with at most six digits.
+# All elements of a tensor share one type, its :attr:`~torch.Tensor.dtype`. The dtype
+# decides which values the tensor can hold. :meth:`~torch.Tensor.to` converts a tensor
+# to another dtype. The number in a dtype's name gives its bits: ``torch.float64``,
+# ``torch.float32``, ``torch.float16``, ``torch.bfloat16`` and ``torch.int64``. The
+# sixth dtype here is ``torch.bool``.
+#
+# Below, ``to`` converts five 64-bit floats, ``original``, into the five other dtypes.
+# ``original`` is a column, one number a row. So each value gets its own row in all
+# six columns. The site's helper ``draw_tensors`` colours a cell orange where the value
+# differs from the original on the left.
+#
+# .. detail:: How the figure finds the changed values
+#
+#    ``!=`` compares two tensors element by element, giving ``True`` or ``False`` for
+#    each. ``draw_tensors`` colours the ``True`` cells of ``groups`` orange. Each value
+#    goes back to ``float64`` to compare, so nothing rounds the original.
+#    ``fmt="{:g}"`` shows each value with at most six digits.
 floats = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
 shown = [*floats, torch.int64, torch.bool]
 original = torch.tensor([[-2.5], [0.0], [300.3], [2049.0], [70000.0]], dtype=floats[0])
@@ -173,10 +180,16 @@ print(torch.get_default_dtype(), back, back == 0.1)
 print(torch.tensor(0.5).item() == 0.5)
 
 # %%
-# Shorthands convert too: :meth:`~torch.Tensor.double`, :meth:`~torch.Tensor.float`,
-# :meth:`~torch.Tensor.half` and :meth:`~torch.Tensor.long`. So does
-# :meth:`~torch.Tensor.type`, given a dtype. Converting to another dtype makes a new
-# tensor. Converting up adds no precision: ``t2`` holds ``t``'s values exactly.
+# Shorthand methods convert too:
+#
+# - :meth:`~torch.Tensor.double` gives ``float64``;
+# - :meth:`~torch.Tensor.float` gives ``float32``, not the 64 bits of a Python float;
+# - :meth:`~torch.Tensor.half` gives ``float16``;
+# - :meth:`~torch.Tensor.long` gives ``int64``.
+#
+# :meth:`~torch.Tensor.type`, given a dtype, converts to it. Converting to another
+# dtype makes a new tensor. Converting up adds no precision: ``t2`` holds ``t``'s
+# values exactly.
 #
 # A tensor prints its dtype, unless it is ``int64``, ``bool`` or the default
 # ``float32``.
@@ -195,6 +208,8 @@ print(t, t2, sep="\n")
 # %%
 # .. check:: the methods agree and copy, except to the same dtype; which dtypes print
 assert all(torch.equal(t2, u) for u in (t.to(torch.float64), t.double()))
+assert t.double().dtype == torch.float64
+assert t.float().dtype == torch.float32  # not float64, as a Python float
 assert t.half().dtype == torch.float16
 assert t.long().dtype == torch.int64
 assert t2.data_ptr() != t.data_ptr()
@@ -273,12 +288,18 @@ assert pixels.sum().item() == 300
 # 2. of two kinds, the result takes the higher kind's dtype;
 # 3. within one kind, it takes the smallest dtype that holds both.
 #
-# A Python number changes the dtype only when its kind is higher than the tensor's. A
-# Python float then brings the default dtype, ``float32``. So ``int8`` 127 + 1 stayed
-# ``int8``, but ``int64`` + 2.5 gives ``float32``. :func:`torch.result_type` names the
-# dtype. ``/`` is true division. Its result has a floating-point dtype: ``float32``
-# for two integer tensors. ``//`` keeps integers and rounds down. The full rules are
-# in :ref:`sphx_glr_auto_examples_tensors_plot_52_type_promotion.py`.
+# .. detail:: Tensors with no dimensions, and the full rules
+#
+#    The full rules, for tensors with no dimensions too, are in
+#    :ref:`sphx_glr_auto_examples_tensors_plot_52_type_promotion.py`.
+#    :func:`torch.result_type` names the dtype that two inputs give.
+#
+# A Python number changes the dtype only when its kind is higher than the tensor's.
+# Then a Python float brings the default dtype, ``float32``. So ``int8`` 127 + 1
+# stayed ``int8``, but ``int64`` + 2.5 gives ``float32``.
+#
+# ``/`` is true division. Its result has a floating-point dtype, ``float32`` for two
+# integer tensors. ``//`` keeps integers and rounds down.
 i32 = torch.tensor([1, 2], dtype=torch.int32)
 f16 = torch.ones(2, dtype=torch.float16)
 pairs = [
@@ -342,10 +363,11 @@ assert torch.ones(1, dtype=torch.float16).add_(torch.full((1,), 1e5)).isinf().al
 # What precision buys: a sum of many numbers
 # ------------------------------------------
 # Below, 100,000 random numbers in ``float64`` and ``float32`` are summed two ways: by
-# :func:`torch.sum`, and by a Python loop. ``numbers[i]`` is a tensor with no
-# dimensions, so each addition rounds to the dtype. ``errors`` keeps the results for a
-# check below. :func:`math.fsum` gives the exact sum. The *relative error* is the
-# distance from it, divided by it.
+# :func:`torch.sum`, and by a Python loop. ``numbers[i]`` is a tensor of the dtype of
+# ``numbers``, not a Python float. So ``total`` becomes a tensor of that dtype too, and
+# each addition rounds to it. ``errors`` keeps the results for a check below.
+# :func:`math.fsum` gives the exact sum. The *relative error* is the distance from it,
+# divided by it.
 torch.manual_seed(0)
 numbers64 = torch.rand(10**5, dtype=torch.float64)
 numbers32 = numbers64.to(torch.float32)

@@ -111,13 +111,16 @@ assert torch.equal(grid[torch.where(mask)], grid[mask])
 # dtype. So ``2.7`` becomes ``2`` in an ``int64`` tensor.
 #
 # A classic use comes from attention, a part of many language models. There each
-# position of a sequence gives a score to every position: a square matrix of scores.
-# Scores that must not count are set to ``-inf``. A :term:`softmax` then turns each row
-# into weights. Since ``exp(-inf)`` is 0, the masked weights are exactly 0. Each row
-# still sums to 1, up to rounding. A *causal* mask lets position ``i`` look only at
-# positions ``0`` to ``i``. Below, a row of positions is compared with a column of
-# positions. The two broadcast to a 4 by 4 grid, and ``future[i, j]`` is ``True`` where
-# ``j`` is larger than ``i``.
+# position of a sequence gives a score to every position. The scores form a square
+# matrix, and two steps turn them into weights:
+#
+# 1. ``masked_fill`` sets the scores that must not count to ``-inf``.
+# 2. A :term:`softmax` turns each row into weights that sum to 1, up to rounding.
+#    Since ``exp(-inf)`` is 0, the masked weights are exactly 0.
+#
+# A *causal* mask lets position ``i`` look only at positions ``0`` to ``i``. Below, a
+# row of positions is compared with a column of positions. The two broadcast to a
+# 4 by 4 grid. ``future[i, j]`` is ``True`` where ``j`` is larger than ``i``.
 #
 # .. detail:: Masks and fill values that raise
 #
@@ -186,12 +189,17 @@ by_loops = [[src[i, k].item() for k in row] for i, row in enumerate(index)]
 assert out.tolist() == by_loops
 
 # %%
-# Integer indexing with two index tensors picks the same elements. ``rows`` is a column
-# of row numbers. It broadcasts against ``index``, so ``src[rows, index][i][j]`` is
-# ``src[i][index[i][j]]``. The picture uses that: ``picked[rows, index] = index`` writes
-# each picked column's number into the cell it picks. The site's helper ``draw_tensors``
+# Integer indexing picks the same elements: ``src[rows, index]`` equals ``out``. The
+# detail below shows why. In the picture, colour is the column a value comes from.
+# Cells of ``src`` that no row picked are grey. The site's helper ``draw_tensors``
 # colours cells by a tensor of group numbers, and ``plt.show()`` shows the figure.
-# Colour is the column a value comes from. Cells that no row picked keep group 7, grey.
+#
+# .. detail:: How ``src[rows, index]`` and ``picked`` work
+#
+#    ``rows`` is a column of row numbers. ``rows`` broadcasts against ``index``. So
+#    ``src[rows, index][i][j]`` is ``src[i][index[i][j]]``. The line
+#    ``picked[rows, index] = index`` writes each picked column's number into the cell
+#    it picks. The cells that no row picked keep group 7, which is grey.
 rows = torch.tensor([[0], [1], [2]])
 print("src[rows, index] equals out:", torch.equal(src[rows, index], out))
 picked = torch.full(src.shape, 7)
@@ -213,14 +221,22 @@ for i, row in enumerate(index):
 # A classifier is a model that sorts inputs into a few classes. Below, each row of
 # ``logits`` holds its scores for one input, one score per class. These raw scores are
 # called :term:`logits`. The rows together are a :term:`batch`: 5 inputs, 3 classes.
-# Each input's *label* is the number of its right class. A :term:`loss` is one number
-# that says how wrong the scores are. :meth:`~torch.Tensor.log_softmax` gives the
-# logarithm of each row's softmax. The cross-entropy loss takes each row's value at its
-# label, a ``gather``. It returns minus their mean. For a 2-d ``src``, a non-empty
-# ``index`` must be 2-d as well. ``unsqueeze(1)`` inserts a dimension of length 1 at
-# position 1, so the labels become a column. ``squeeze(1)`` removes it from the result.
+# Each input's *label* is the number of its right class.
+#
+# A :term:`loss` is one number that says how wrong the scores are. The cross-entropy
+# loss takes three steps:
+#
+# 1. :meth:`~torch.Tensor.log_softmax` gives the logarithm of each row's softmax.
+# 2. A ``gather`` takes each row's value at its label.
+# 3. The loss is minus the mean of these values.
+#
+# For a matrix ``src``, an ``index`` with elements must be a matrix too. Here ``src``
+# is ``log_probs``, so the labels must become a column. ``unsqueeze(1)`` inserts a
+# dimension of length 1 at position 1, and that makes the column. ``squeeze(1)``
+# removes it from the result.
+#
 # ``F`` is the usual short name for ``torch.nn.functional``, imported in the first cell.
-# It holds functions that models are built from. :func:`F.cross_entropy
+# ``F`` holds functions that models are built from. :func:`F.cross_entropy
 # <torch.nn.functional.cross_entropy>` computes the same loss with its defaults.
 #
 # .. detail:: Options of ``cross_entropy``
@@ -252,8 +268,9 @@ for options in [*not_default, {"reduction": "sum"}]:
 #
 #    The index must be ``int64``, or ``int32`` from PyTorch 2.8 on. It may not be longer
 #    than ``src`` along the other dimensions. On the CPU, an index that is negative or
-#    past the end of ``dim`` raises an error. An empty index gives an empty result,
-#    without these checks. On a 1-d ``src``, a 0-d index also works.
+#    past the end of ``dim`` raises an error. An index with no elements gives a result
+#    with none, without these checks. On a ``src`` with one dimension, an index with no
+#    dimensions also works.
 try:
     log_probs.gather(1, labels)
 except RuntimeError as error:
@@ -286,8 +303,9 @@ assert labels.gather(0, torch.tensor(2)).item() == labels[2].item()
 # Placing along a dimension: ``scatter_``
 # ---------------------------------------
 # :meth:`~torch.Tensor.scatter_` is the reverse move, in place. For each position of
-# ``index``, it writes the element of ``src`` there to the place that ``index`` names.
-# For ``dim=1``::
+# ``index``, ``scatter_`` takes the element of ``src`` at that position. It writes the
+# element to the place that ``index`` names. ``self`` is the tensor ``scatter_`` is
+# called on. For ``dim=1``::
 #
 #     self[i][index[i][j]] = src[i][j]
 #
@@ -388,7 +406,7 @@ assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:,
 # - ``torch.where(c, x, y)`` picks element by element, from inputs computed
 #   in full. ``masked_fill`` writes one value, in the tensor's dtype.
 # - For ``dim=1``, ``gather`` reads ``src[i][index[i][j]]`` and ``scatter_``
-#   writes there. For a 2-d ``src``, a non-empty index is 2-d too.
+#   writes there. For a matrix ``src``, an index with elements is a matrix too.
 # - ``scatter_add_`` adds up the values sent to one position.
 # - ``sort`` and ``topk`` give values and positions; ``stable=True`` keeps ties in order.
 #
