@@ -139,8 +139,8 @@ assert [index for pair in pairs for index in pair] == first_order[:4]
 assert "uneven inputs" in torch.nn.parallel.DistributedDataParallel.join.__doc__
 
 # %%
-# Every process must pass the same ``seed``. With seeds 123 and 124, the
-# shares come from two different orders, and can miss a sample:
+# Every process must give its sampler the same ``seed``. With seeds 123 and
+# 124, the shares come from two different orders, and can miss a sample:
 mixed = [
     list(DistributedSampler(train_ds, num_replicas=2, rank=rank, seed=123 + rank))
     for rank in range(2)
@@ -187,6 +187,8 @@ assert "ddp_model(features)" in source
 assert "SGD(ddp_model.parameters()" in source
 assert "int" not in tutorial_utils.distributed._train.__code__.co_names  # unused
 assert 'device_ids=[device.index] if device.type == "cuda" else None' in source
+assert "torch.manual_seed(seed + rank)" in source  # weights differ per process
+assert "rank=rank, shuffle=True, seed=seed" in source  # the sampler's seed does not
 assert (torch.ones(1).device.type, torch.ones(1).device.index) == ("cpu", None)
 if torch.cuda.is_available() and torch.version.cuda:  # an NVIDIA GPU
     on_gpu = torch.ones(1, device="cuda").device
@@ -211,9 +213,11 @@ assert "disable gradient synchronizations" in no_sync
 #    epoch repeats the first epoch's order.
 # 4. ``loss.backward()`` also averages the gradients over the processes.
 #
-# The seed ``seed + rank`` gives the processes different weights, to show
-# DDP replacing them. Lines with ``_flat``, ``initial``, ``synced``,
-# ``samples`` and ``losses`` only record what happened.
+# ``torch.manual_seed(seed + rank)`` seeds each process's global generator
+# differently. That gives the processes different weights, to show DDP
+# replacing them. The sampler gets ``seed`` itself, the same in every
+# process. Lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
+# ``losses`` only record what happened.
 
 # %%
 # Two processes, for real
@@ -281,9 +285,10 @@ assert torch.equal(first.parameters, second.parameters)
 # :func:`~torch.nn.functional.cross_entropy` averages over the samples, and
 # the shares have equal sizes. So the mean of the two losses is the mean
 # loss over all six samples. The gradient of a mean is the mean of the
-# gradients. So DDP's averaged gradient is that loss's gradient. One process that trains
-# on both shares from process rank 0's weights should match DDP. Its loss
-# should equal the two processes' mean loss.
+# gradients. So DDP's averaged gradient is the gradient of the mean loss over
+# all six samples. One process that trains on both shares from process rank
+# 0's weights should match DDP. The cell checks that its loss equals the two
+# processes' mean loss.
 #
 # The site's ``toy_tensors`` returns the toy data as tensors.
 # :func:`~torch.nn.utils.parameters_to_vector` puts all parameters in one vector.
