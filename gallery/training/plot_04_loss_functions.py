@@ -93,13 +93,13 @@ assert torch.autograd.grad(_huber2.sum(), _e)[0].tolist() == [2.0, -0.5]
 #
 # The figure draws each loss and its derivative against the error. Huber's derivative
 # has no jump. ``reduction="none"`` makes a loss return one value per element, not
-# their mean. The gradient of their sum holds each one's derivative.
+# their mean. Each value depends on its own error alone. So the gradient of their sum
+# holds, at each error, that value's derivative.
 #
 # .. detail:: How the figure is computed
 #
-#    The figure's targets are 0. Each value depends on its own error alone, hence the gradient
-#    of the sum. PyTorch will not hand Matplotlib a tensor that requires gradients,
-#    hence ``.detach()``.
+#    The figure's targets are 0. PyTorch will not hand Matplotlib a tensor that
+#    requires gradients, hence ``.detach()``.
 errors = torch.linspace(-3, 3, 601, requires_grad=True)
 fig, (ax_loss, ax_grad) = plt.subplots(1, 2, figsize=(9, 3.4), layout="constrained")
 for colour, (name, loss_fn) in zip(PALETTE[5:], losses.items(), strict=True):
@@ -130,7 +130,8 @@ assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of
 # Predictions and targets should have the same :term:`shape`. A model with one output
 # returns a column of shape ``(N, 1)`` for ``N`` examples. Against targets of shape
 # ``(N,)``, :term:`broadcasting` makes an N-by-N table of every prediction against
-# every target. All three warn, yet compute the wrong number for ``N`` above 1.
+# every target. All three warn, and return the mean over that table. Here that is
+# not the loss you meant.
 # Below, ``unsqueeze(1)`` turns the predictions into such a column. The code records
 # the warnings and prints the first. The fix is ``squeeze(1)``, which removes
 # dimension 1 again.
@@ -184,7 +185,8 @@ assert len(_one) == 1
 #    Each example's loss is ``-log`` of the :term:`softmax` probability of its own
 #    class, averaged over the :term:`batch`. It is
 #    :func:`~torch.nn.functional.log_softmax`, then
-#    :func:`~torch.nn.functional.nll_loss`.
+#    :func:`~torch.nn.functional.nll_loss`, the "negative log-likelihood" loss.
+#    ``nll_loss`` takes each example's value at its class, negates it, and averages.
 #
 # .. detail:: Logits with more dimensions
 #
@@ -195,10 +197,10 @@ assert len(_one) == 1
 #
 #    - A label of -100 skips its example; skipping all gives a NaN mean.
 #    - uint8 indices work too, except with ``(N, C, d1, ...)`` logits.
-#    - ``weight=`` gives each class a weight that multiplies its examples' losses.
-#      The mean over class indices then divides by the sum of those weights. Over
-#      class probabilities it divides by ``N``. So float one-hot rows give each
-#      example its index's loss, but here a different mean.
+#    - ``weight=`` multiplies each example's loss by its class's weight.
+#    - With class indices, the mean divides by the sum of the examples' weights.
+#      With class probabilities, it divides by ``N``. So float one-hot rows give
+#      each example its index's loss, but another mean.
 torch.manual_seed(0)
 logits = torch.randn(5, 3)  # 5 examples, 3 classes
 labels = torch.tensor([0, 2, 1, 2, 0])
@@ -272,7 +274,8 @@ assert not torch.isclose(_by_index, _by_row)
 # 5. classes numbered from 1 to ``C`` instead of from 0.
 #
 # Each raises an error, but the last only in a batch that holds class ``C``. Any other
-# batch gets a wrong loss, silently. The methods ``.float()``, ``.int()`` and
+# batch gets a wrong loss, silently. The last raises an ``IndexError``, the others a
+# ``RuntimeError``. The methods ``.float()``, ``.int()`` and
 # ``.long()`` convert a tensor to float32, int32 and int64.
 wrong_targets = {
     "float labels (N,)": labels.float(),
@@ -293,8 +296,16 @@ silent = F.cross_entropy(logits[no_c], labels[no_c] + 1)
 print(f"labels 1 to C, no class C in the batch: {silent:.4f}, no error")
 
 # %%
-# .. check:: without class C in the batch, labels from 1 give a wrong loss
+# .. check:: without class C in the batch, labels from 1 give a wrong loss; theirs is an IndexError
 assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
+for _name, _bad in wrong_targets.items():
+    _kind = IndexError if _name == "labels 1 to C" else RuntimeError
+    try:
+        F.cross_entropy(logits, _bad)
+    except _kind:  # another kind of error fails the page
+        pass
+    else:
+        raise AssertionError(f"{_name} did not raise")
 
 # %%
 # Below, one fix per mistake, in order. Each gives the int64 labels' loss. Fix 4's
@@ -406,17 +417,22 @@ assert torch.equal(two_steps, F.binary_cross_entropy(_p, answers))
 # 2. In float32 on the CPU, ``p`` is exactly 1.0 by a logit of 16.7. Then
 #    ``-log(1 - p)`` is infinite.
 # 3. :class:`~torch.nn.BCELoss` clamps the log at -100. So it reports 100,
-#    for a logit of 16.7 as for 1,000. The gradient reaching the logit is then 0.
+#    for a logit of 16.7 as for 1,000.
+# 4. Once ``p`` is 1.0, the sigmoid's slope is 0. So through BCELoss, no gradient
+#    reaches the logit.
 #
-# From the logit, the gradient is ``p - y``, here close to 1. The functions
+# From the logit, the gradient is ``p - y``, here close to 1. The table prints 8
+# significant digits, enough to tell ``p`` from 1.0. The functions
 # :func:`~torch.nn.functional.binary_cross_entropy_with_logits` and
 # :func:`~torch.nn.functional.binary_cross_entropy` compute the same two losses.
 #
 # .. detail:: The steps behind the table
 #
-#    - As ``1 - p`` is ``1 / (1 + eˣ)``, the loss is ``log(1 + eˣ)``. Its derivative
-#      ``eˣ / (1 + eˣ)`` is ``p``.
-#    - ``p`` first rounds to 1.0 between the logits 16.6 and 16.7.
+#    - ``1 - p`` is ``e⁻ˣ / (1 + e⁻ˣ)``, which is ``1 / (1 + eˣ)``. So the loss is
+#      ``log(1 + eˣ)``, whose derivative ``eˣ / (1 + eˣ)`` is ``p``.
+#    - :func:`torch.sigmoid` computes ``1 / (1 + e⁻ˣ)``. In float32, ``1 + e⁻ˣ``
+#      rounds to 1 from a logit of about 16.64. So ``p`` is 1.0, though float32 has
+#      closer values below 1.
 #    - Through BCELoss, the gradient holds the sigmoid's slope ``p (1 - p)``: 0 once
 #      ``p`` is 1.0.
 big = torch.tensor([16.0, 16.6, 16.7, 1000.0], requires_grad=True)
@@ -446,16 +462,24 @@ assert torch.equal(sigmoid_slope[2:], torch.zeros(2))  # p (1 - p) once p is 1.0
 _p1 = p.detach()[2:].requires_grad_()  # BCELoss's own gradient, in p, is not 0
 (_grad_p,) = torch.autograd.grad(F.binary_cross_entropy(_p1, no[2:]), _p1)
 assert (_grad_p > 1e11).all()
+_sums = 1 + torch.exp(-big.detach())  # the sigmoid's sum, in float32
+assert _sums[1] > 1
+assert (_sums[2:] == 1).all()
+assert 1 + torch.exp(torch.tensor(-16.63)) > 1  # "from about 16.64"
+assert 1 + torch.exp(torch.tensor(-16.65)) == 1
+_true_p = torch.sigmoid(big.detach().double()).float()  # rounded once, to float32
+assert (_true_p[1:3] < 1).all()  # at 16.6 and 16.7, float32 has values below 1
 
 # %%
 # The figure draws both losses for target 0 against the logit. The dashed one, sigmoid
 # and BCELoss, leaves the true loss as the sigmoid nears 1.0. Then it jumps to the
-# clamp at 100.
+# clamp at 100. The right panel draws their derivatives: the dashed one drops to 0
+# there.
 #
 # .. detail:: How far it strays
 #
-#    The loss is 0.06 too low at a logit of 16, over 0.5 at 16.6. float32 cannot keep
-#    ``1 - p`` accurate so close to 1.
+#    The loss is 0.06 too low at a logit of 16, over 0.5 at 16.6: the same rounding
+#    of ``1 + e⁻ˣ``.
 x = torch.linspace(-5, 120, 2001, requires_grad=True)
 y_0 = torch.zeros_like(x)
 paths = {
@@ -474,9 +498,11 @@ ax_loss.legend()
 plt.show()
 
 # %%
-# .. check:: sigmoid + BCELoss is 0.06 too low at a logit of 16, over 0.5 at 16.6
+# .. check:: sigmoid + BCELoss is 0.06 too low at a logit of 16, over 0.5 at 16.6; its derivative drops to 0
 assert 0.05 < exact[0] - clamped[0] < 0.07
 assert exact[1] - clamped[1] > 0.5
+assert (slope[x.detach() < 16] > 0).all()  # slope: the dashed curve's, drawn last
+assert (slope[x.detach() >= 16.7] == 0).all()
 
 # %%
 # Summary
