@@ -2,9 +2,9 @@
 Data types
 ==========
 
-Choose the :term:`dtype` a :term:`tensor` stores, and convert it. After this
-page you can say what each common dtype holds, where it rounds or overflows,
-and which dtype PyTorch picks when two dtypes meet.
+After this page you can choose the :term:`dtype` a :term:`tensor` stores, and
+convert it. You can say where each dtype rounds or runs out of range, and
+which dtype PyTorch picks when two meet.
 
 **Before this page:**
 :ref:`sphx_glr_auto_examples_tensors_plot_01_creating_tensors.py`.
@@ -12,7 +12,7 @@ and which dtype PyTorch picks when two dtypes meet.
 
 # %%
 # The page runs on the CPU. With the same PyTorch version, your values should match
-# these, apart from the last digits of the summing errors at the end.
+# these, except the sums at the end.
 import math
 
 import matplotlib.pyplot as plt
@@ -26,23 +26,22 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # One set of numbers, six dtypes
 # ------------------------------
-# All elements of a tensor share one type, its :attr:`~torch.Tensor.dtype`. The dtype
-# decides which values the tensor can hold. :meth:`~torch.Tensor.to` converts a tensor
-# to another dtype. The number in a dtype's name gives its bits: ``torch.float64``,
+# All elements of a tensor share one type, its :attr:`~torch.Tensor.dtype`, which
+# decides the values it can hold. :meth:`~torch.Tensor.to` converts a tensor to
+# another dtype. The number in a dtype's name gives its bits: ``torch.float64``,
 # ``torch.float32``, ``torch.float16``, ``torch.bfloat16`` and ``torch.int64``. The
-# sixth dtype here is ``torch.bool``.
+# sixth here is ``torch.bool``.
 #
-# Below, ``to`` converts five 64-bit floats, ``original``, into the five other dtypes.
-# ``original`` is a column, one number a row. So each value gets its own row in all
-# six columns. The site's helper ``draw_tensors`` colours a cell orange where the value
-# differs from the original on the left.
+# Below, ``to`` converts ``original``, a column of five 64-bit floats, to the other
+# dtypes. The site's helper ``draw_tensors`` draws the six columns side by side,
+# one value a row. Orange marks values that differ from the original, on the left.
 #
 # .. detail:: How the figure finds the changed values
 #
-#    ``!=`` compares two tensors element by element, giving ``True`` or ``False`` for
-#    each. ``draw_tensors`` colours the ``True`` cells of ``groups`` orange. Each value
-#    goes back to ``float64`` to compare, so nothing rounds the original.
-#    ``fmt="{:g}"`` shows each value with at most six digits.
+#    ``!=`` compares element by element, giving ``True`` where two values differ.
+#    ``draw_tensors`` colours those cells of ``groups`` orange. Each value goes back to
+#    ``float64`` to compare. ``names`` drops the ``torch.`` of each dtype.
+#    ``fmt="{:g}"`` shows at most six significant digits.
 floats = [torch.float64, torch.float32, torch.float16, torch.bfloat16]
 shown = [*floats, torch.int64, torch.bool]
 original = torch.tensor([[-2.5], [0.0], [300.3], [2049.0], [70000.0]], dtype=floats[0])
@@ -56,33 +55,36 @@ plt.show()
 # How a float is stored
 # ---------------------
 # A floating-point dtype stores a number like scientific notation, in base 2: a fixed
-# count of binary digits, times a power of two. The digits set the precision, and the
-# powers the range. ``float32`` keeps 24 binary digits, ``float16`` 11, and
-# ``bfloat16`` 8. Read the figure column by column:
+# count of binary digits, times a power of two. The digits set the precision. The bits
+# for the power set the range. ``float32`` has 24 digits and 8 power bits, ``float16``
+# 11 and 5, ``bfloat16`` 8 and 8. In the figure:
 #
-# - ``float32`` rounds 300.3, below the six digits shown.
-# - ``float16`` turns 300.3 into 300.25. 2049 needs 12 binary digits. It is halfway
-#   between 2048 and 2050, and ties go to 2048, as detailed below. 70000 is above its
-#   largest value, 65504, so it becomes ``inf``, infinity.
-# - ``bfloat16`` has nearly the range of ``float32``, so 70000 survives, roughly.
-#   300.3 becomes 300.
+# - ``float32`` changes 300.3 too little to show in six digits.
+# - ``float16`` turns 300.3 into 300.25. From 2048 to 4096, its numbers lie 2 apart.
+#   2049 lies halfway between 2048 and 2050. Such a tie goes to the neighbour whose
+#   last binary digit is 0: 2048.
+# - 70000 is too large to round down to 65504, ``float16``'s largest value. So it
+#   becomes ``inf``, infinity.
+# - ``bfloat16`` has ``float32``'s power bits, so nearly its range: 70000 survives,
+#   roughly. 300.3 becomes 300.
 # - ``int64`` drops the fraction: -2.5 becomes -2.
 # - ``bool`` keeps only "is it non-zero?".
 #
-# ``t[2]`` picks row 2 of the column, as in a list of lists.
-# :meth:`~torch.Tensor.item` turns a one-element tensor into a Python number. The 17
-# decimals show the stored value in full.
+# ``t[2]`` picks index 2, the third row. :meth:`~torch.Tensor.item` turns a
+# one-element tensor into a Python number. With 17 decimals, ``float32``'s 300.3
+# prints in full. ``float64``'s needs more, so it prints rounded.
 #
 # .. detail:: 24 digits in 23 bits
 #
-#    Only 23, 10 and 7 of these digits are stored. Numbers of normal size are scaled
-#    so that their first binary digit is 1. So that digit is left out.
-#    :class:`torch.finfo` confirms the bit counts.
+#    Only 23, 10 and 7 digits are stored: a number of normal size starts with a
+#    binary 1, which is left out.
 for name, t in zip(names[:2], converted[:2], strict=True):
     print(f"300.3 as {name}: {t[2].item():.17f}")
 
 # %%
 # .. check:: each column changes the values as listed; floats keep 24, 11, 8 digits
+from decimal import Decimal
+
 _, float32, float16, bfloat16, int64, boolean = (c.flatten() for c in converted)
 assert changed[1].flatten().tolist() == [False, False, True, False, False]
 assert float16.tolist()[2:] == [300.25, 2048, math.inf]
@@ -98,24 +100,30 @@ assert torch.finfo(torch.float16).max == 65504
 assert torch.finfo(torch.float16).max < 70000 < torch.finfo(torch.bfloat16).max
 assert torch.finfo(torch.bfloat16).max < torch.finfo(torch.float32).max
 assert (2049).bit_length() == 12
+half = torch.tensor([2048.0, 4094.0], dtype=torch.float16)
+assert (torch.nextafter(half, half + 10) - half).tolist() == [2, 2]
+assert [(2048 // 2) % 2, (2050 // 2) % 2] == [0, 1]  # last binary digit, steps of 2
+edge = torch.tensor([65519.0, 65520.0]).to(torch.float16)
+assert edge.tolist() == [65504, math.inf]  # above 65504 is not yet inf
+digits = [-Decimal(c[2].item()).as_tuple().exponent for c in converted[:2]]
+assert digits[1] <= 17 < digits[0]  # float32 shown in full, float64 rounded
 
 # %%
 # The dtype table
 # ---------------
 # :class:`torch.finfo` gives a floating-point dtype's limits, and :class:`torch.iinfo`
-# an integer dtype's. A dtype's ``itemsize`` is the bytes each element takes. ``eps``
-# is the gap between 1 and the next larger number the dtype holds.
-# ``dtype.is_floating_point`` tells floats apart. The integer dtypes are
+# an integer dtype's: ``min`` and ``max``. ``eps`` is the gap from 1 to the dtype's
+# next larger number. A dtype's ``itemsize`` is the bytes each element takes.
+# ``dtype.is_floating_point`` tells floats apart. The common integer dtypes are
 # ``torch.uint8``, ``torch.int8``, ``torch.int16``, ``torch.int32`` and
-# ``torch.int64``. The u of ``uint8`` means unsigned: no negative values.
+# ``torch.int64``. ``uint8`` is unsigned: no negative values.
 #
-# .. detail:: Ties round to even, and aliases
+# .. detail:: A tie at 1, and aliases
 #
-#    Adding half of ``eps`` to 1 leaves 1 unchanged. The exact sum lies halfway
-#    between two neighbours, and a tie goes to the one whose last binary digit is
-#    even: 1. Adding all of ``eps`` does change 1. ``torch.float`` *is*
-#    ``torch.float32``. Likewise ``torch.double``, ``torch.half`` and ``torch.long``
-#    are ``float64``, ``float16``, ``int64``.
+#    1 + ``eps`` / 2 is a tie between 1 and 1 + ``eps``. It goes to 1, whose last
+#    binary digit is 0. ``torch.float`` *is* ``torch.float32``. Likewise
+#    ``torch.double``, ``torch.half`` and ``torch.long`` are ``float64``, ``float16``,
+#    ``int64``.
 integers = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
 print(f"{'dtype':15} {'bytes':>5}  {'range':43}  eps")
 for dtype in [*integers, *floats]:
@@ -136,9 +144,14 @@ aliases = [torch.float, torch.double, torch.half, torch.long]
 assert aliases == [torch.float32, torch.float64, torch.float16, torch.int64]
 
 # %%
-# ``int32`` holds every whole number up to about 2.1 billion. ``float32`` reaches far
-# higher with its 24 digits. But between 2²⁴ = 16,777,216 and 2²⁵ its neighbouring
-# numbers are 2 apart.
+# .. check:: other integer dtypes exist, such as ``uint16``
+assert not torch.uint16.is_floating_point
+assert torch.uint16 not in integers
+
+# %%
+# ``int32`` holds every whole number up to about 2.1 billion. ``float32``'s 8 power
+# bits reach far higher. But between 2²⁴ = 16,777,216 and 2²⁵ its neighbouring numbers
+# are 2 apart.
 print("16,777,217 as int32:  ", torch.tensor(16_777_217, dtype=torch.int32).item())
 print("16,777,217 as float32:", torch.tensor(16_777_217, dtype=torch.float32).item())
 
@@ -148,6 +161,7 @@ for start in (torch.tensor(2.0**24), torch.tensor(2.0**25 - 2)):
     assert torch.nextafter(start, torch.tensor(math.inf)) - start == 2
 assert torch.nextafter(start + 2, torch.tensor(math.inf)) - start == 6
 assert torch.iinfo(torch.int32).max > 2.1e9
+assert 2**24 < torch.iinfo(torch.int32).max < 2.0**127 <= torch.finfo(torch.float32).max
 
 # %%
 # :attr:`~torch.Tensor.nbytes` is a tensor's size in bytes: elements times bytes each.
@@ -171,35 +185,28 @@ assert million.to(torch.bfloat16).nbytes == million.nbytes // 2
 # %%
 # Default dtypes and conversions
 # ------------------------------
-# Python floats become the default dtype, ``float32``
-# (:func:`torch.get_default_dtype`). A Python float has 64 bits. 0.1 has no exact
-# binary form, and ``float32`` keeps a coarser copy of it. So 0.1 comes back changed.
-# 0.5, a power of two, comes back unchanged.
+# Python floats, which have 64 bits, become the default dtype, ``float32``
+# (:func:`torch.get_default_dtype`). 0.1 has no exact binary form, so ``float32``
+# keeps a coarser copy: it comes back changed. 0.5, a power of two, does not.
 back = torch.tensor(0.1).item()
 print(torch.get_default_dtype(), back, back == 0.1)
 print(torch.tensor(0.5).item() == 0.5)
 
 # %%
-# Shorthand methods convert too:
+# The shorthand methods :meth:`~torch.Tensor.double`, :meth:`~torch.Tensor.float`,
+# :meth:`~torch.Tensor.half` and :meth:`~torch.Tensor.long` give ``float64``,
+# ``float32``, ``float16`` and ``int64``. :meth:`~torch.Tensor.type`, given a dtype,
+# converts to it. Converting to another dtype makes a new tensor. Converting *up*, to
+# a dtype that holds more, adds no precision: ``t2`` holds ``t``'s values exactly.
 #
-# - :meth:`~torch.Tensor.double` gives ``float64``;
-# - :meth:`~torch.Tensor.float` gives ``float32``, not the 64 bits of a Python float;
-# - :meth:`~torch.Tensor.half` gives ``float16``;
-# - :meth:`~torch.Tensor.long` gives ``int64``.
-#
-# :meth:`~torch.Tensor.type`, given a dtype, converts to it. Converting to another
-# dtype makes a new tensor. Converting up adds no precision: ``t2`` holds ``t``'s
-# values exactly.
-#
-# A tensor prints its dtype, unless it is ``int64``, ``bool`` or the default
-# ``float32``.
+# A non-empty tensor of this page's dtypes prints its dtype, unless it is ``int64``,
+# ``bool`` or the default ``float32``.
 #
 # .. detail:: Same dtype, empty tensors, and complex dtypes
 #
 #    Asking for the dtype a tensor already has returns the tensor itself, unless you
-#    pass ``copy=True``. An empty ``int64`` tensor does print its dtype. PyTorch also
-#    has complex dtypes, for numbers such as ``1j``. A ``complex64`` tensor prints no
-#    dtype either.
+#    pass ``copy=True``. An empty tensor prints its dtype unless it is ``float32``. A
+#    complex tensor such as ``torch.tensor([1j])``, ``complex64``, prints none.
 torch.manual_seed(0)
 t = torch.rand(2, 3)
 t2 = t.type(torch.float64)
@@ -220,23 +227,27 @@ quiet = [t, torch.tensor([1]), torch.tensor([True]), torch.tensor([1j])]
 assert all("dtype" not in repr(x) for x in quiet)
 assert torch.tensor([1j]).dtype == torch.complex64
 assert "dtype" in repr(t2)
-assert "dtype" in repr(torch.tensor([], dtype=torch.int64))
+empty = [torch.tensor([], dtype=d) for d in (torch.int64, torch.bool, torch.complex64)]
+assert all("dtype" in repr(x) for x in empty)
+assert "dtype" not in repr(torch.tensor([]))
+for dtype in [*integers, *floats, torch.bool]:
+    quiet_dtype = dtype in (torch.int64, torch.bool, torch.float32)
+    assert ("dtype" in repr(torch.ones(1, dtype=dtype))) != quiet_dtype
 
 # %%
-# A float that fits an integer dtype loses its fraction there.
-#
-# - Converting a float tensor with values outside the range raises no error. Such
-#   values are ``inf``, NaN, the "not a number" value, or 1e20. PyTorch does not
-#   define the result.
-# - A Python float that does not fit raises an error instead.
-# - Before converting to ``uint8``, ``int8`` or ``int16``, :meth:`~torch.Tensor.clamp`
-#   values into the range.
+# A float that fits an integer dtype loses its fraction there. A float tensor's values
+# outside the range, such as ``inf``, 1e20 or NaN, "not a number", convert without
+# error. PyTorch does not define the result. So before converting to a small integer
+# dtype, :meth:`~torch.Tensor.clamp` values into its range. For a Python float that
+# does not fit, ``torch.tensor`` raises an error instead.
 #
 # To round, call :meth:`~torch.Tensor.round`. It takes halves to the even neighbour.
 #
-# .. detail:: NaN and ``clamp``
+# .. detail:: NaN, and clamping for ``int32``
 #
-#    NaN passes through ``clamp``. :func:`torch.nan_to_num` replaces it.
+#    NaN passes through ``clamp``. :func:`torch.nan_to_num` replaces it. The largest
+#    ``int32``, 2³¹ - 1, rounds up to 2³¹ in ``float32``. So clamping to it does not
+#    make ``float32`` values fit.
 values = torch.tensor([-1.7, -0.5, 0.5, 2.5])
 print(values.to(torch.int64), values.round().to(torch.int64))
 print(torch.tensor([-1.0, 300.0]).clamp(0, 255).to(torch.uint8))
@@ -244,6 +255,7 @@ print(torch.tensor([-1.0, 300.0]).clamp(0, 255).to(torch.uint8))
 # %%
 # .. check:: converting drops the fraction; clamp works for small dtypes; NaN passes
 assert torch.equal(values.to(torch.int64), values.trunc().to(torch.int64))
+assert values.round().tolist() == [-2, 0, 0, 2]
 bad = torch.tensor([math.inf, math.nan, 1e20])
 assert bad.to(torch.int32).dtype == torch.int32  # no error raised
 for small_int in integers[:3]:
@@ -256,13 +268,17 @@ except RuntimeError:
     pass
 assert bad.clamp(0, 255).isnan()[1]
 assert torch.nan_to_num(bad).clamp(0, 255).isfinite().all()
+top = torch.iinfo(torch.int32).max
+assert bad[2:].clamp(-top - 1, top).item() == 2**31 > top  # still out of range
 
 # %%
 # Integers wrap around
 # --------------------
 # ``+`` and ``-`` on tensors work element by element. Integer addition or subtraction
-# that leaves the dtype's range *wraps around*, without a warning. ``uint8`` is the
-# usual dtype of image pixels, so adding two bright pixels can give a dark one.
+# that leaves the dtype's range *wraps around*, without a warning. Past one end,
+# counting goes on from the other, like a car's odometer. An ``int8`` tensor plus 1
+# stays ``int8``: see type promotion below. Image pixels are usually ``uint8``, so
+# two bright pixels can add up to a dark one.
 # :meth:`~torch.Tensor.sum` of an integer tensor is safer: it adds in ``int64``.
 print("int8  127 + 1 =", (torch.tensor([127], dtype=torch.int8) + 1).item())
 print("uint8   0 - 1 =", (torch.tensor([0], dtype=torch.uint8) - 1).item())
@@ -280,9 +296,9 @@ assert pixels.sum().item() == 300
 # %%
 # When two dtypes meet: type promotion
 # ------------------------------------
-# :term:`Element-wise <element-wise>` arithmetic can meet two dtypes. *Type promotion*
-# then picks the result's dtype. For two tensors of the dtypes in the table, each with
-# at least one :term:`dimension`:
+# When :term:`element-wise` arithmetic meets two dtypes, *type promotion* picks the
+# result's dtype. For two tensors of the dtypes in the table, each with at least one
+# :term:`dimension`:
 #
 # 1. the kinds are ordered: bool, integer, floating point;
 # 2. of two kinds, the result takes the higher kind's dtype;
@@ -290,21 +306,19 @@ assert pixels.sum().item() == 300
 #
 # .. detail:: Tensors with no dimensions, and the full rules
 #
-#    The full rules, for tensors with no dimensions too, are in
-#    :ref:`sphx_glr_auto_examples_tensors_plot_52_type_promotion.py`.
+#    A tensor with no dimensions changes the dtype only when its kind is higher. The
+#    full rules are in :ref:`sphx_glr_auto_examples_tensors_plot_52_type_promotion.py`.
 #    :func:`torch.result_type` names the dtype that two inputs give.
 #
 # A Python number changes the dtype only when its kind is higher than the tensor's.
-# Then a Python float brings the default dtype, ``float32``. So ``int8`` 127 + 1
-# stayed ``int8``, but ``int64`` + 2.5 gives ``float32``.
+# Then a Python float brings the default dtype: ``int64`` + 2.5 gives ``float32``.
 #
-# ``/`` is true division. Its result has a floating-point dtype, ``float32`` for two
-# integer tensors. ``//`` keeps integers and rounds down.
-i32 = torch.tensor([1, 2], dtype=torch.int32)
+# ``/`` of two integer tensors gives ``float32``, the default dtype. ``//`` keeps
+# integers and rounds down.
 f16 = torch.ones(2, dtype=torch.float16)
 pairs = [
     ("int64 + float32", torch.tensor([1, 2]), torch.tensor([0.5, 0.5])),
-    ("int8 + uint8", i32.to(torch.int8), i32.to(torch.uint8)),
+    ("int8 + uint8", torch.ones(2, dtype=torch.int8), torch.ones(2, dtype=torch.uint8)),
     ("float16 + bfloat16", f16, f16.to(torch.bfloat16)),
     ("int64 + 2.5", torch.tensor([1, 2]), 2.5),
     ("float16 + 2.5", f16, 2.5),
@@ -320,6 +334,13 @@ assert all((a + b).dtype == torch.result_type(a, b) for _, a, b in pairs)
 assert all(torch.promote_types(i, f) == f for i in integers for f in floats)
 assert (torch.tensor([True]) + torch.tensor([1], dtype=torch.int8)).dtype == torch.int8
 assert torch.promote_types(torch.int8, torch.uint8) == torch.int16
+assert (torch.tensor([1]) + 2.5).dtype == torch.get_default_dtype()
+assert (torch.tensor([True]) + 1).dtype == torch.int64  # a higher kind
+assert (f16 + 2.5).dtype == torch.float16  # the same kind: no change
+no_dims = [torch.tensor(1000), torch.tensor(1.0, dtype=torch.float64)]
+assert (torch.ones(1, dtype=torch.uint8) + no_dims[0]).dtype == torch.uint8
+assert (f16 + no_dims[1]).dtype == torch.float16
+assert (torch.tensor([1]) + no_dims[1]).dtype == torch.float64
 
 # %%
 # .. check:: ``/`` of two integer tensors gives the default floating-point dtype
@@ -331,13 +352,15 @@ assert (seven // two).tolist() == [math.floor(7 / 2), math.floor(-7 / 2)]
 # -----------------------------------
 # An :term:`in-place operation` writes into the tensor it is called on. For in-place
 # arithmetic, such as ``add_`` or ``+=``, the result keeps that tensor's dtype. A
-# float result into an integer tensor raises (:ref:`atlas entry
-# <error-result-type-cast>`):
+# result of a higher kind raises, such as a float result into an integer tensor
+# (:ref:`atlas entry <error-result-type-cast>`). The message calls ``float32`` Float
+# and ``int64`` Long.
 #
 # .. detail:: Converting down within one kind
 #
-#    Within one kind, the result is converted down silently, even when it does not
-#    fit.
+#    For ``add_``, ``mul_`` and ``+=``, a result of the same kind is converted down to
+#    the tensor's dtype silently, even when it does not fit. Some in-place methods,
+#    such as ``index_add_``, raise instead.
 counts = torch.tensor([1, 2])
 try:
     counts.add_(1.5)
@@ -348,24 +371,44 @@ else:
 
 # %%
 # .. check:: in-place arithmetic keeps the dtype: it converts down, or raises
+messages = []
 for step in (lambda c: c.add_(1.5), lambda c: c.__iadd__(1.5)):
     try:
         step(torch.tensor([1, 2]))
         raise AssertionError("an integer tensor took a float in place")
-    except RuntimeError:
-        pass
+    except RuntimeError as caught:
+        messages.append(str(caught))
+assert all("Float" in m and "Long" in m for m in messages)  # float32 and int64
 small = torch.tensor([1, 2], dtype=torch.int32)
 assert small.add_(torch.tensor([2**31, 2**31])).dtype == torch.int32
 assert small.tolist() == [1 - 2**31, 2 - 2**31]  # wrapped around
 assert torch.ones(1, dtype=torch.float16).add_(torch.full((1,), 1e5)).isinf().all()
+assert small.mul_(torch.tensor([2, 2])).tolist() == [2, 4]  # int32, wrapped
+small += torch.tensor([2**31, 2**31])
+assert small.tolist() == [2 - 2**31, 4 - 2**31]  # += too
+assert torch.tensor(1.0).type() == "torch.FloatTensor"  # Float is float32
+assert torch.tensor(1).type() == "torch.LongTensor"  # Long is int64
+at, one = torch.tensor([0]), torch.tensor([1])
+for step in (
+    lambda: torch.tensor([True]).add_(1),  # int64 into bool: a higher kind
+    lambda: small.index_add_(0, at, one),  # int64 into int32: same kind, but raises
+):
+    try:
+        step()
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a higher kind or dtype was written in place")
 
 # %%
 # What precision buys: a sum of many numbers
 # ------------------------------------------
-# Below, 100,000 random numbers in ``float64`` and ``float32`` are summed two ways: by
-# :func:`torch.sum`, and by a Python loop. ``numbers[i]`` is a tensor of the dtype of
-# ``numbers``, not a Python float. So ``total`` becomes a tensor of that dtype too, and
-# each addition rounds to it. ``errors`` keeps the results for a check below.
+# Below, 100,000 random numbers are summed in ``float64`` and ``float32``, two ways:
+#
+# 1. :func:`torch.sum` adds them in one call, like ``pixels.sum()`` above.
+# 2. A Python loop adds ``numbers[i]`` one at a time. ``numbers[i]`` is a tensor, so
+#    ``total`` becomes one too, and each addition rounds to its dtype.
+#
 # :func:`math.fsum` gives the exact sum. The *relative error* is the distance from it,
 # divided by it.
 torch.manual_seed(0)
@@ -384,27 +427,27 @@ for numbers in (numbers64, numbers32):
 
 # %%
 # In ``float64`` both errors stay far below ``float32``'s ``eps``. In ``float32`` the
-# loop's error is several ``eps``. :func:`torch.sum` adds the numbers in parts, then
-# adds the parts' sums, so it rounds less.
+# loop's error is several ``eps``. On a long tensor like this, :func:`torch.sum`
+# adds in parts, then adds the parts' sums, so it rounds less.
 #
 # .. detail:: Why the loop loses digits
 #
 #    The loop's total grows large, and near a large total ``float32`` numbers lie far
 #    apart. So each addition rounds, and the roundings add up.
 #
-# Ones added to 2²⁴ show it plainly. 2²⁴ + 1 rounds back to 2²⁴, so a loop from 2²⁴
-# never moves. Here, :func:`torch.sum` keeps all 100 ones.
+# 2²⁴ + 1 rounds back to 2²⁴, so a loop adding ones to 2²⁴ never moves.
+# :func:`torch.sum` keeps all 100 ones.
 #
 # .. detail:: Other CPUs and thread counts
 #
 #    How :func:`torch.sum` splits the numbers can change with the CPU and the thread
-#    count, and its last digits with it. Its error stays far below the loop's.
+#    count, and its error with it. Its error stays far below the loop's.
 #
 # .. detail:: When large numbers cancel
 #
-#    Then the order of the additions decides. In ``float32``, (1e8 + 1) - 1e8 is 0,
-#    but (1e8 - 1e8) + 1 is 1. :func:`torch.sum` picks its own order, so do not trust
-#    it on such numbers. ``float64`` keeps the 1 here.
+#    Then the order decides. In ``float32``, (1e8 + 1) - 1e8 is 0, but
+#    (1e8 - 1e8) + 1 is 1. ``float64`` keeps the 1. :func:`torch.sum` picks its own
+#    order, so do not trust it there.
 ones_after = torch.ones(101)
 ones_after[0] = 2.0**24
 print("torch.sum(ones_after) - 2**24 =", (torch.sum(ones_after) - 2**24).item())
@@ -427,6 +470,19 @@ torch.set_num_threads(threads)
 assert one_thread < loop32 / 3  # another thread count, still far below
 
 # %%
+# .. check:: on a short tensor, ``torch.sum`` loses the ones, like the loop
+assert torch.sum(torch.tensor([2.0**24, 1, 1, 1, 1])) == 2**24
+
+# %%
+# .. check:: split another way, the same ``float32`` numbers sum to another value
+import numpy as np  # its cumsum adds in order, on every machine
+
+in_order = numbers32.numpy()
+whole = np.cumsum(in_order, dtype=np.float32)[-1]
+halves = [np.cumsum(half, dtype=np.float32)[-1] for half in np.array_split(in_order, 2)]
+assert halves[0] + halves[1] != whole
+
+# %%
 # .. check:: in ``float32`` the order decides, for ``torch.sum`` too; ``float64`` keeps the 1
 large = torch.tensor(1e8)
 assert (large + 1) - large == 0
@@ -436,12 +492,11 @@ assert torch.tensor([1e8, 1, -1e8]).sum() != torch.tensor([1e8, -1e8, 1]).sum()
 # %%
 # Summary
 # -------
-# - A dtype fixes what each element holds: :class:`torch.finfo` and
-#   :class:`torch.iinfo` give its limits.
 # - Convert with :meth:`~torch.Tensor.to`. Clamp before a small integer dtype.
 # - Integer addition and subtraction wrap around silently.
-# - Two kinds give the higher kind's dtype; in-place arithmetic keeps it.
-# - ``float32`` sums lose digits, :func:`torch.sum` fewer than a loop.
+# - Two kinds give the higher kind's dtype.
+# - In-place arithmetic keeps the tensor's dtype.
+# - In ``float32``, :func:`torch.sum` of a long tensor loses fewer digits than a loop.
 #
 # Next: :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py` picks
 # parts out of a tensor.
