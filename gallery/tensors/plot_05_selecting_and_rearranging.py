@@ -4,7 +4,7 @@ Selecting and rearranging
 
 After this page you can choose values by a condition, pick and place
 elements along a dimension with ``gather`` and ``scatter_``, and sort. You
-can pick each row's label score the way a loss does.
+can compute a :term:`loss`, the number that scores a model's mistakes.
 
 **Before this page:** :ref:`sphx_glr_auto_examples_tensors_plot_02_data_types.py`
 for dtypes, :ref:`sphx_glr_auto_examples_tensors_plot_03_indexing_and_selection.py`
@@ -18,7 +18,6 @@ for broadcasting.
 # values come from a fixed seed.
 import matplotlib.pyplot as plt
 import torch
-import torch.nn.functional as F
 
 from tutorial_utils.environment import environment_summary
 from tutorial_utils.grids import draw_tensors
@@ -62,15 +61,18 @@ finally:
 #
 # .. detail:: Gradients through ``where``
 #
-#    :term:`Gradients <gradient>` are taught in a later section. They still see the
-#    dropped branch, and come out ``nan`` at 0 and below. The fix is a safe input:
-#    ``torch.where(w > 0, w, 1.0).sqrt()``.
+#    :term:`Gradients <gradient>` are taught in a later section. The gradient of the
+#    result below is ``nan`` where ``w`` is 0 or less. It is computed through both
+#    inputs, the dropped square roots too. The fix has two steps:
+#
+#    1. ``safe = torch.where(w > 0, w, 1.0).sqrt()`` takes no bad square root.
+#    2. ``torch.where(w > 0, safe, 0.0)`` then drops the 1s that step 1 made.
 w = torch.tensor([-1.0, 0.0, 4.0])
-print("w.sqrt()                       ", w.sqrt())
-print("torch.where(w > 0, w.sqrt(), 0)", torch.where(w > 0, w.sqrt(), 0.0))
+print("w.sqrt()                         ", w.sqrt())
+print("torch.where(w > 0, w.sqrt(), 0.0)", torch.where(w > 0, w.sqrt(), 0.0))
 
 # %%
-# .. check:: the gradient is ``nan`` at 0 and below, and a safe input fixes it
+# .. check:: the gradient is ``nan`` at 0 and below; the two steps fix it
 leaf = w.clone().requires_grad_()
 branch = leaf.sqrt()
 assert branch[0].isnan()
@@ -80,16 +82,18 @@ torch.testing.assert_close(zero_in, 0 / (2 * branch.detach()), equal_nan=True)
 unsafe = torch.autograd.grad(torch.where(leaf > 0, leaf.sqrt(), 0.0).sum(), leaf)[0]
 assert unsafe[:2].isnan().all()
 safe = torch.where(leaf > 0, leaf, 1.0).sqrt()
+assert safe.tolist() == [1.0, 1.0, 2.0]  # step 1 alone changes the values
 safe_grad = torch.autograd.grad(torch.where(leaf > 0, safe, 0.0).sum(), leaf)[0]
 assert safe_grad.tolist() == [0.0, 0.0, 0.25]
+assert torch.where(leaf > 0, safe, 0.0).tolist() == [0.0, 0.0, 2.0]
 
 # %%
 # With a :term:`mask` alone, ``torch.where(mask)`` returns the positions of its ``True``
-# elements: one index tensor per :term:`dimension`. Used as an index, they pick what the
-# mask picks. :meth:`~torch.Tensor.nonzero` gives the same positions as one matrix, a
-# row per ``True`` element. ``reshape(3, 4)`` lays the numbers 0 to 11 out as 3 rows of
-# 4. ``%`` is the remainder, as in Python, so ``grid % 3 == 0`` marks the multiples of
-# 3.
+# elements. For a mask with at least one :term:`dimension`, it returns a tuple of index
+# tensors, one per dimension. Used as an index, the tuple picks what the mask picks.
+# :meth:`~torch.Tensor.nonzero` gives the same positions as one matrix, a row per
+# ``True`` element. ``%`` gives the remainder, so ``grid % 3 == 0`` marks the multiples
+# of 3.
 grid = torch.arange(12).reshape(3, 4)
 mask = grid % 3 == 0
 print("torch.where(mask):", torch.where(mask))
@@ -98,6 +102,10 @@ print("mask.nonzero():\n", mask.nonzero())
 
 # %%
 # .. check:: ``where(mask)`` holds ``nonzero()``'s columns and picks as ``mask``
+assert mask.tolist() == [[k % 3 == 0 for k in row] for row in grid.tolist()]
+assert isinstance(torch.where(mask), tuple)
+assert len(torch.where(mask)) == 2
+assert len(torch.where(torch.tensor(True))) == 1  # no dimensions: still one tensor
 assert mask.nonzero().tolist() == sorted(mask.nonzero().tolist())  # row-major
 assert mask.nonzero().dtype == torch.int64
 assert torch.equal(torch.stack(torch.where(mask)), mask.nonzero().T)
@@ -107,29 +115,37 @@ assert torch.equal(grid[torch.where(mask)], grid[mask])
 # Filling under a mask: ``masked_fill``
 # -------------------------------------
 # ``t.masked_fill(mask, value)`` writes ``value`` where ``mask`` is ``True`` and keeps
-# ``t`` elsewhere. It gives what ``torch.where(mask, value, t)`` gives, in ``t``'s
-# dtype. So ``2.7`` becomes ``2`` in an ``int64`` tensor.
+# ``t`` elsewhere. For a value that fits ``t``'s dtype, it gives what
+# ``torch.where(mask, value, t)`` gives, in ``t``'s dtype. So ``2.7`` becomes ``2`` in
+# an ``int64`` tensor.
 #
-# A classic use comes from attention, a part of many language models. There each
-# position of a sequence gives a score to every position. The scores form a square
-# matrix, and two steps turn them into weights:
+# A classic use comes from language models. There each word of a sentence gives a
+# score to every word, by how much it should look at it. The scores form a square
+# matrix. Two steps turn them into weights:
 #
 # 1. ``masked_fill`` sets the scores that must not count to ``-inf``.
 # 2. A :term:`softmax` turns each row into weights that sum to 1, up to rounding.
 #    Since ``exp(-inf)`` is 0, the masked weights are exactly 0.
 #
-# A *causal* mask lets position ``i`` look only at positions ``0`` to ``i``. Below, a
-# row of positions is compared with a column of positions. The two broadcast to a
-# 4 by 4 grid. ``future[i, j]`` is ``True`` where ``j`` is larger than ``i``.
+# A *causal* mask lets the word at position ``i`` look only at positions ``0`` to
+# ``i``. Below, a row of positions is compared with a column of positions. The two
+# broadcast to a 4 by 4 grid. ``future[i, j]`` is ``True`` where ``j`` is larger than
+# ``i``.
 #
 # .. detail:: Masks and fill values that raise
 #
-#    The mask must be ``bool``. It is broadcast against ``t``. So the result can be
-#    larger than ``t``. The in-place :meth:`~torch.Tensor.masked_fill_` writes into
-#    ``t``. So its mask must broadcast to ``t``'s shape. In a floating-point tensor, a
-#    finite value outside the dtype's range raises an error. So ``-1e9`` raises in
-#    ``float16``, while ``-inf`` works. ``nan`` raises in an integer tensor. A row
-#    masked in full gives ``nan`` weights.
+#    The mask must be ``bool``. ``masked_fill`` broadcasts the mask and ``t`` against
+#    each other. So the result can be larger than ``t``. The in-place
+#    :meth:`~torch.Tensor.masked_fill_` writes into ``t``, which cannot grow. So its
+#    mask must broadcast to ``t``'s own shape.
+#
+#    A value outside the dtype's range raises an error. So ``-1e9`` raises in
+#    ``float16``, while ``-inf`` works. ``nan`` and ``300`` raise in an ``int8`` tensor.
+#    ``torch.where`` may instead round ``-1e9`` to ``-inf`` in ``float16``.
+#
+# .. detail:: A fully masked row
+#
+#    A row masked in full gives ``nan`` weights: its softmax divides 0 by 0.
 scores = torch.randn(4, 4)
 positions = torch.arange(4)
 future = positions.reshape(1, 4) > positions.reshape(4, 1)
@@ -137,7 +153,7 @@ weights = scores.masked_fill(future, float("-inf")).softmax(dim=1)
 print(weights)
 
 # %%
-# .. check:: ``masked_fill`` is ``where`` in ``t``'s dtype; masked weights are 0
+# .. check:: ``masked_fill`` is ``where`` for fitting values; masked weights are 0
 ints = torch.arange(6)
 assert torch.equal(scores.masked_fill(future, 0.5), torch.where(future, 0.5, scores))
 assert torch.equal(future, torch.ones(4, 4, dtype=torch.bool).triu(diagonal=1))
@@ -147,7 +163,16 @@ assert ints.masked_fill(ints == 1, 2.7).tolist() == [0, 2, 2, 3, 4, 5]
 assert torch.full((3,), float("-inf")).softmax(dim=0).isnan().all()
 half = scores.half()
 assert half.masked_fill(future, float("-inf"))[future].isinf().all()
-assert half.masked_fill(future, torch.finfo(torch.float16).max)[future].isfinite().all()
+biggest = torch.finfo(torch.float16).max
+assert torch.equal(
+    half.masked_fill(future, biggest), torch.where(future, biggest, half)
+)
+try:  # -1e9 does not fit float16: masked_fill raises (in bad_fills below)
+    via_where = torch.where(future, -1e9, half)
+except RuntimeError:
+    pass  # PyTorch 2.4 raises here too
+else:  # later versions round to -inf, where masked_fill raises
+    assert via_where[future].isinf().all()
 row, wide = torch.zeros(3), future[:2, :3]
 assert row.masked_fill(wide, 1).shape == (2, 3)
 assert row.masked_fill_(future[0, :3], 1) is row
@@ -156,6 +181,8 @@ bad_fills = [
     (scores.masked_fill, future.byte(), 0.5),
     (row.masked_fill_, wide, 0.5),
     (ints.masked_fill, ints == 1, float("nan")),
+    (ints.to(torch.int8).masked_fill, ints == 1, float("nan")),
+    (ints.to(torch.int8).masked_fill, ints == 1, 300),
     (half.masked_fill, future, -1e9),
     (half.masked_fill, future, 65510.0),  # above float16's largest, 65504
     (scores.masked_fill, future, 1e40),
@@ -172,7 +199,8 @@ for fill, bad, value in bad_fills:
 # Picking along a dimension: ``gather``
 # -------------------------------------
 # :func:`torch.gather` picks one element of ``src`` for each position of ``index``,
-# moving only along the dimension ``dim``. For a matrix and ``dim=1``::
+# moving only along the dimension ``dim``. The method form is ``src.gather(dim,
+# index)``. For a matrix and ``dim=1``::
 #
 #     out[i][j] = src[i][index[i][j]]
 #
@@ -189,17 +217,18 @@ by_loops = [[src[i, k].item() for k in row] for i, row in enumerate(index)]
 assert out.tolist() == by_loops
 
 # %%
-# Integer indexing picks the same elements: ``src[rows, index]`` equals ``out``. The
-# detail below shows why. In the picture, colour is the column a value comes from.
-# Cells of ``src`` that no row picked are grey. The site's helper ``draw_tensors``
-# colours cells by a tensor of group numbers, and ``plt.show()`` shows the figure.
+# Integer indexing picks the same elements. Below, ``rows`` is a column of row numbers.
+# It broadcasts against ``index``, so ``src[rows, index]`` equals ``out``.
 #
-# .. detail:: How ``src[rows, index]`` and ``picked`` work
+# The site's helper ``draw_tensors`` colours cells by a tensor of group numbers. Group
+# 7 is grey. ``plt.show()`` shows the figure. Colour is the column a value comes from.
+# Cells of ``src`` that no row picked are grey.
 #
-#    ``rows`` is a column of row numbers. ``rows`` broadcasts against ``index``. So
-#    ``src[rows, index][i][j]`` is ``src[i][index[i][j]]``. The line
-#    ``picked[rows, index] = index`` writes each picked column's number into the cell
-#    it picks. The cells that no row picked keep group 7, which is grey.
+# .. detail:: How ``picked`` is built
+#
+#    ``picked`` starts as 7 everywhere. The line ``picked[rows, index] = index``
+#    writes each picked column's number into the cell it picks. The cells that no row
+#    picked keep 7.
 rows = torch.tensor([[0], [1], [2]])
 print("src[rows, index] equals out:", torch.equal(src[rows, index], out))
 picked = torch.full(src.shape, 7)
@@ -210,6 +239,9 @@ plt.show()
 
 # %%
 # .. check:: ``src[rows, index]`` is ``out``; grey cells are those no row picked
+from tutorial_utils.colours import PALETTE
+
+assert PALETTE[7] == "#999999"  # group 7 is grey
 assert torch.equal(src[rows, index], out)
 for i, row in enumerate(index):
     grey = {k for k in range(4) if picked[i, k] == 7}
@@ -230,19 +262,21 @@ for i, row in enumerate(index):
 # 2. A ``gather`` takes each row's value at its label.
 # 3. The loss is minus the mean of these values.
 #
-# For a matrix ``src``, an ``index`` with elements must be a matrix too. Here ``src``
+# For a matrix ``src``, a non-empty ``index`` must be a matrix too. Here ``src``
 # is ``log_probs``, so the labels must become a column. ``unsqueeze(1)`` inserts a
 # dimension of length 1 at position 1, and that makes the column. ``squeeze(1)``
 # removes it from the result.
 #
-# ``F`` is the usual short name for ``torch.nn.functional``, imported in the first cell.
-# ``F`` holds functions that models are built from. :func:`F.cross_entropy
+# ``F`` is the usual short name for ``torch.nn.functional``, imported below. It holds
+# functions that models are built from. :func:`F.cross_entropy
 # <torch.nn.functional.cross_entropy>` computes the same loss with its defaults.
 #
 # .. detail:: Options of ``cross_entropy``
 #
 #    Class weights that differ, ``label_smoothing`` or ``reduction="sum"`` can give
 #    other values.
+import torch.nn.functional as F
+
 logits = torch.randn(5, 3)
 labels = torch.tensor([2, 0, 1, 1, 0])
 log_probs = logits.log_softmax(dim=1)
@@ -268,8 +302,8 @@ for options in [*not_default, {"reduction": "sum"}]:
 #
 #    The index must be ``int64``, or ``int32`` from PyTorch 2.8 on. It may not be longer
 #    than ``src`` along the other dimensions. On the CPU, an index that is negative or
-#    past the end of ``dim`` raises an error. An index with no elements gives a result
-#    with none, without these checks. On a ``src`` with one dimension, an index with no
+#    past the end of ``dim`` raises an error. An index with no elements skips all these
+#    rules and gives an empty result. On a ``src`` with one dimension, an index with no
 #    dimensions also works.
 try:
     log_probs.gather(1, labels)
@@ -297,25 +331,28 @@ for bad in bad_indices:
     else:
         raise AssertionError(f"a {bad.dtype} index of shape {bad.shape} did not raise")
 assert log_probs.gather(1, torch.empty(0, dtype=torch.int64)).numel() == 0
+assert log_probs.gather(1, torch.empty(0)).numel() == 0  # float32, yet no error
 assert labels.gather(0, torch.tensor(2)).item() == labels[2].item()
 
 # %%
 # Placing along a dimension: ``scatter_``
 # ---------------------------------------
-# :meth:`~torch.Tensor.scatter_` is the reverse move, in place. For each position of
-# ``index``, ``scatter_`` takes the element of ``src`` at that position. It writes the
-# element to the place that ``index`` names. ``self`` is the tensor ``scatter_`` is
-# called on. For ``dim=1``::
+# :meth:`~torch.Tensor.scatter_` is the reverse move. ``self.scatter_(dim, index, src)``
+# writes the elements of ``src`` into ``self`` in place. For ``dim=1``::
 #
 #     self[i][index[i][j]] = src[i][j]
 #
-# The other elements of ``self`` keep their values. Elements of ``src`` beyond
-# ``index``'s shape go unused. Say no row of ``index`` names a place twice. Then
-# ``gather`` with the same ``index`` reads back what was written.
-# :meth:`~torch.Tensor.scatter` does what ``scatter_`` does, on a copy.
+# The other elements of ``self`` keep their values. :meth:`~torch.Tensor.scatter` does
+# the same on a copy. Below, ``values`` is ``src`` and ``where_to`` is ``index``.
 #
-# Colour is the column an element goes to, got by scattering the column numbers
-# themselves. The grey cells were not written and keep their ``-1``.
+# .. detail:: Unused elements and reading back
+#
+#    Elements of ``src`` beyond ``index``'s shape go unused. Say no row of ``index``
+#    names a place twice. Then ``gather`` with the same ``index`` reads back what was
+#    written.
+#
+# Colour is the column an element goes to. The code gets it by scattering the column
+# numbers into a tensor of 7s. The grey cells were not written and keep their ``-1``.
 values = torch.tensor([[1, 2, 3], [4, 5, 6]])
 where_to = torch.tensor([[2, 0, 3], [1, 3, 0]])
 placed = torch.full((2, 4), -1).scatter_(1, where_to, values)
@@ -337,7 +374,7 @@ assert torch.equal(*(blank.scatter(1, part, src) for src in (values, values[:, :
 
 # %%
 # A :term:`one-hot encoding <one-hot>` scatters a 1 to each label's column: given a
-# number in place of ``src``, ``scatter_`` writes that number.
+# number in place of ``src``, ``scatter_`` writes that number in ``self``'s dtype.
 # :func:`torch.nn.functional.one_hot` makes the same matrix in ``int64``.
 one_hot = torch.zeros(5, 3).scatter_(1, labels.unsqueeze(1), 1.0)
 print(one_hot)
@@ -346,6 +383,8 @@ print(one_hot)
 # .. check:: ``F.one_hot`` makes the same matrix, in int64
 assert F.one_hot(labels, num_classes=3).dtype == torch.int64
 assert torch.equal(one_hot, F.one_hot(labels, num_classes=3).float())
+as_ints = torch.zeros(3, dtype=torch.int64).scatter_(0, labels[:1], 2.7)
+assert as_ints.tolist() == [0, 0, 2]  # 2.7 written as an int64
 
 # %%
 # Adding up by group: ``scatter_add_``
@@ -389,16 +428,22 @@ assert (logits.sort().values.diff(dim=1) >= 0).all()  # rows, ascending
 assert torch.equal(logits.gather(1, logits.argsort()), logits.sort().values)
 
 # %%
-# :func:`torch.topk` returns the ``k`` largest values and their positions. The values
-# are the first ``k`` of a descending sort. ``largest=False`` gives the smallest.
+# :func:`torch.topk` returns the ``k`` largest values and their positions. With the
+# default ``sorted=True``, the values are the first ``k`` of a descending sort.
+# ``largest=False`` gives the smallest.
 best = logits.topk(2, dim=1)
 print(best)
 
 # %%
-# .. check:: ``topk`` is the first ``k`` of a sort; ``largest=False`` sorts up
+# .. check:: ``topk`` is the first ``k`` of a sort; ``sorted=False`` may differ
 assert torch.equal(best.values, logits.sort(dim=1, descending=True).values[:, :2])
 assert torch.equal(logits.gather(1, best.indices), best.values)
 assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:, :2])
+spread = torch.tensor([1.0, 9.0, 3.0, 8.0, 7.0, 2.0])
+first_3 = spread.sort(descending=True).values[:3]
+any_order = spread.topk(3, sorted=False).values
+assert torch.equal(any_order.sort(descending=True).values, first_3)  # same values
+assert not torch.equal(any_order, first_3)  # here in another order
 
 # %%
 # Summary
@@ -406,7 +451,7 @@ assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:,
 # - ``torch.where(c, x, y)`` picks element by element, from inputs computed
 #   in full. ``masked_fill`` writes one value, in the tensor's dtype.
 # - For ``dim=1``, ``gather`` reads ``src[i][index[i][j]]`` and ``scatter_``
-#   writes there. For a matrix ``src``, an index with elements is a matrix too.
+#   writes there. For a matrix ``src``, a non-empty index is a matrix too.
 # - ``scatter_add_`` adds up the values sent to one position.
 # - ``sort`` and ``topk`` give values and positions; ``stable=True`` keeps ties in order.
 #
