@@ -46,10 +46,23 @@ print(environment_summary(torch.device("cpu")))
 # :term:`batch`. :class:`~torch.nn.parallel.DistributedDataParallel`, DDP for
 # short, wraps the model and keeps the copies equal:
 #
-# 1. When DDP is built, it copies process rank 0's parameters to all.
+# 1. By default, when DDP is built, it copies process rank 0's parameters
+#    to all.
 # 2. By default, it averages the gradients over the processes during
 #    :meth:`~torch.Tensor.backward`.
 # 3. Every process then takes the same :term:`optimiser` step.
+
+# %%
+# .. check:: options can skip the copy and the averaging
+ddp_class = torch.nn.parallel.DistributedDataParallel
+ddp_options = inspect.signature(ddp_class.__init__).parameters
+if torch.__version__ >= (2, 5):  # ``init_sync=False`` skips the copy
+    assert ddp_options["init_sync"].default is True
+    assert "broadcast parameters and buffers" in " ".join(ddp_class.__doc__.split())
+else:
+    assert "init_sync" not in ddp_options  # PyTorch 2.4 always copies
+no_sync = " ".join(ddp_class.no_sync.__doc__.split())
+assert "disable gradient synchronizations across DDP processes" in no_sync
 
 # %%
 # Who gets which samples
@@ -67,15 +80,17 @@ print(environment_summary(torch.device("cpu")))
 #    starting at its process rank.
 #
 # Here one process builds both processes' samplers, to show their shares.
-# The site's ``toy_datasets`` returns the earlier pages' toy data set, five
+# ``list(sampler)`` gives a sampler's share for the current epoch. The
+# site's ``toy_datasets`` returns the earlier pages' toy data set, five
 # samples.
 train_ds, _ = toy_datasets()
+samplers = [
+    DistributedSampler(train_ds, num_replicas=2, rank=rank, shuffle=True, seed=123)
+    for rank in range(2)
+]
 shares = {}
 for epoch in range(3):
-    for rank in range(2):
-        sampler = DistributedSampler(
-            train_ds, num_replicas=2, rank=rank, shuffle=True, seed=123
-        )
+    for rank, sampler in enumerate(samplers):
         sampler.set_epoch(epoch)
         shares[epoch, rank] = list(sampler)
     print(f"epoch {epoch + 1}: shares {shares[epoch, 0]} and {shares[epoch, 1]}")
@@ -106,11 +121,13 @@ with torch.random.fork_rng(devices=[]):
 #    run out keeps answering the others' gradient exchanges.
 #
 # The site's helper ``draw_tensors`` draws the shares, one row per epoch.
-# Its ``groups`` argument colours the cells that hold the repeated index.
-# Process rank 0's share starts with that index.
+# Process rank 0's share starts with the repeated index. So ``repeated``,
+# the first column of its table, holds that index for each epoch.
+# ``table == repeated`` compares each row with its epoch's index.
+# ``.long()`` turns the result into 1s and 0s, and ``groups`` colours the 1s.
 tables = [torch.tensor([shares[epoch, rank] for epoch in range(3)]) for rank in (0, 1)]
-repeated = tables[0][:, :1]  # the first index of each epoch's order
-twice = [(table == repeated).long() for table in tables]  # 1 where equal
+repeated = tables[0][:, :1]
+twice = [(table == repeated).long() for table in tables]
 draw_tensors(tables, ["process rank 0", "process rank 1"], groups=twice)
 plt.show()
 
@@ -136,7 +153,9 @@ pairs = zip(*dropping, strict=True)
 pairs_0 = zip(shares[0, 0], shares[0, 1], strict=True)
 first_order = [index for pair in pairs_0 for index in pair]
 assert [index for pair in pairs for index in pair] == first_order[:4]
-assert "uneven inputs" in torch.nn.parallel.DistributedDataParallel.join.__doc__
+join = " ".join(torch.nn.parallel.DistributedDataParallel.join.__doc__.split())
+assert "uneven inputs" in join
+assert '"shadow" the forward and backward passes' in join  # for the others
 
 # %%
 # Every process must give its sampler the same ``seed``. With seeds 123 and
@@ -160,18 +179,19 @@ assert never_used
 # 1. ``train_rank`` joins the process group with
 #    :func:`~torch.distributed.init_process_group`. This call names the
 #    *backend*: the library that moves tensors between processes. Here the
-#    backend is ``gloo``, which runs on CPUs.
+#    backend is ``gloo``, which works with CPU tensors.
 # 2. ``train_rank`` calls the function ``_train``, which trains on the CPU.
 # 3. ``train_rank`` leaves the group with
 #    :func:`~torch.distributed.destroy_process_group`.
 #
-# Here is the middle of ``_train``, from Python's ``inspect.getsource``:
+# ``_train``'s arguments are ``rank``, ``world_size``, ``device``,
+# ``epochs``, ``lr`` and ``seed``. Here is its middle, from Python's
+# ``inspect.getsource``:
 #
 # .. detail:: ``[int]`` and ``# type: ignore``
 #
-#    The annotation ``DistributedSampler[int]`` and the comment
-#    ``# type: ignore`` are for a type checker. They change nothing when the
-#    code runs.
+#    ``[int]`` and ``# type: ignore`` are for a type checker. They change
+#    nothing when the code runs.
 source = inspect.getsource(tutorial_utils.distributed._train)
 first_line = source.index("    torch.manual_seed")
 print(source[first_line : source.index("    return RankReport")])
@@ -189,24 +209,20 @@ assert "int" not in tutorial_utils.distributed._train.__code__.co_names  # unuse
 assert 'device_ids=[device.index] if device.type == "cuda" else None' in source
 assert "torch.manual_seed(seed + rank)" in source  # weights differ per process
 assert "rank=rank, shuffle=True, seed=seed" in source  # the sampler's seed does not
+arguments = inspect.signature(tutorial_utils.distributed._train).parameters
+assert " ".join(arguments) == "rank world_size device epochs lr seed"
 assert (torch.ones(1).device.type, torch.ones(1).device.index) == ("cpu", None)
-if torch.cuda.is_available() and torch.version.cuda:  # an NVIDIA GPU
+ddp_doc = " ".join(torch.nn.parallel.DistributedDataParallel.__doc__.split())
+assert "CPU modules, ``device_ids`` must be ``None``" in ddp_doc
+if torch.cuda.is_available():  # an NVIDIA GPU, or an AMD one under ROCm
     on_gpu = torch.ones(1, device="cuda").device
     assert (on_gpu.type, on_gpu.index) == ("cuda", torch.cuda.current_device())
-
-# %%
-# .. check:: inside ``no_sync()``, DDP does not average the gradients
-no_sync = torch.nn.parallel.DistributedDataParallel.no_sync.__doc__
-assert "disable gradient synchronizations" in no_sync
 
 # %%
 # It is the loop of the earlier pages with four changes:
 #
 # 1. The model is wrapped in DDP. The forward pass calls the wrapper,
 #    ``ddp_model``, and the optimiser gets ``ddp_model.parameters()``.
-#    A device's ``type`` is ``"cuda"`` for an NVIDIA GPU. On such a GPU,
-#    ``device_ids`` names the model's GPU, ``device.index``. On the CPU,
-#    ``device_ids`` is ``None``.
 # 2. The loader gets the sampler instead of ``shuffle=True``, and a batch as
 #    large as the share: one step per epoch.
 # 3. ``sampler.set_epoch(epoch)`` starts every epoch. Without it, every
@@ -218,14 +234,21 @@ assert "disable gradient synchronizations" in no_sync
 # replacing them. The sampler gets ``seed`` itself, the same in every
 # process. Lines with ``_flat``, ``initial``, ``synced``, ``samples`` and
 # ``losses`` only record what happened.
+#
+# .. detail:: ``device_ids`` and ``device.index``
+#
+#    On the CPU, DDP's ``device_ids`` must be ``None``. On a GPU, it names
+#    the GPU that holds this process's copy: ``device.index``, its number
+#    from 0. The device's ``type`` is ``"cuda"`` on an NVIDIA GPU, and on an
+#    AMD one under ROCm.
 
 # %%
 # Two processes, for real
 # -----------------------
 # The site's helper ``run_ddp`` starts two processes that run this worker.
 # It returns a report per process, with its ``rank``, ``samples`` and
-# ``losses``. If they are still running after ``timeout`` seconds, it
-# stops them with an error.
+# ``losses``. If they are still running after about ``timeout`` seconds,
+# it stops them and raises a ``TimeoutError``.
 reports = run_ddp(world_size=2, epochs=3, lr=0.5, seed=123, timeout=60)
 for report in reports:
     for epoch, (samples, loss) in enumerate(
@@ -237,7 +260,7 @@ for report in reports:
         )
 
 # %%
-# .. check:: after ``timeout`` seconds, ``run_ddp`` stops them with an error
+# .. check:: after about ``timeout`` seconds, ``run_ddp`` stops them
 try:  # 1000 epochs cannot end in half a second: starting Python takes longer
     run_ddp(world_size=2, epochs=1000, lr=0.5, seed=123, timeout=0.5)
 except TimeoutError as error:
@@ -288,7 +311,8 @@ assert torch.equal(first.parameters, second.parameters)
 # gradients. So DDP's averaged gradient is the gradient of the mean loss over
 # all six samples. One process that trains on both shares from process rank
 # 0's weights should match DDP. The cell checks that its loss equals the two
-# processes' mean loss.
+# processes' mean loss, and its final parameters equal DDP's.
+# ``assert_close`` compares tensors, so ``torch.tensor`` wraps the mean.
 #
 # The site's ``toy_tensors`` returns the toy data as tensors.
 # :func:`~torch.nn.utils.parameters_to_vector` puts all parameters in one vector.
@@ -304,7 +328,7 @@ for epoch in range(3):
     optimizer.step()
     mean = torch.tensor((first.losses[epoch] + second.losses[epoch]) / 2)
     print(f"epoch {epoch + 1}: one process {loss.item():.6f}, mean of two {mean:.6f}")
-    torch.testing.assert_close(loss.detach(), mean)
+    torch.testing.assert_close(loss, mean)
 
 single_parameters = parameters_to_vector(single.parameters()).detach()
 largest = (first.parameters - single_parameters).abs().max().item()
@@ -359,33 +383,31 @@ assert gap > 1e-3
 # together, padding included. This holds when:
 #
 # 1. the loss is a plain mean over each process's samples;
-# 2. the model treats each sample on its own;
+# 2. the model's output for a sample does not depend on the other samples;
 # 3. it uses no randomness such as :term:`dropout`.
 #
 # .. detail:: Where the match breaks
 #
-#    - DDP matches one process on the *global* batch. With a batch size
-#      fixed per process, each added process makes that batch larger.
+#    - With a batch size fixed per process, each added process makes the
+#      global batch larger.
 #    - With a summed loss, ``reduction="sum"``, the DDP gradient is the
 #      one-process gradient divided by the world size.
 #    - *Class weights*, ``cross_entropy``'s ``weight=``, weight each
-#      sample's loss by its class. Each share's loss is divided by that
-#      share's total weight. Shares with different totals then need not
-#      average to the global mean.
+#      sample's loss by its class. Each share divides by its own total
+#      weight. Shares with unequal totals then break the match.
 #    - ``cross_entropy`` leaves out targets equal to its ``ignore_index``,
 #      -100 by default. Each share then divides by its own count of the
-#      rest, so the shares can differ in the same way.
-#    - Dropout draws its masks in each process from that process's
-#      generator.
+#      rest, with the same effect.
+#    - Dropout draws its masks from each process's own generator.
 #    - :term:`Batch normalisation <batch normalisation>` is a layer of later
-#      pages. In training mode, it normalises with the statistics of each
-#      process's own share. On GPUs, ``torch.nn.SyncBatchNorm`` shares those
-#      statistics. In training mode inside a process group, it refuses CPU
-#      tensors.
-#    - By default, batch normalisation keeps *running statistics*, averages
-#      gathered in training. In evaluation mode it normalises with them. The
-#      match then holds only where both runs have the same running
-#      statistics. Gathered from the shares, they need not be.
+#      pages. In training mode, it normalises with statistics of its batch:
+#      under DDP, the process's own share.
+#      ``torch.nn.SyncBatchNorm`` computes them over all the shares. In
+#      training mode inside a process group, it refuses CPU tensors.
+#    - By default, batch normalisation also keeps *running statistics*,
+#      averages gathered in training. In evaluation mode it normalises with
+#      them. The match then needs equal running statistics in both runs.
+#      Under DDP they come from the shares, so they can differ.
 
 # %%
 # .. check:: plain: equal; summed: half; class weights: equal totals match
@@ -445,7 +467,7 @@ from_all.eval()
 assert (from_share(X_train) - from_all(X_train)).abs().max() > 1e-3
 
 # %%
-# .. check:: only training in a process group: ``SyncBatchNorm`` refuses CPU
+# .. check:: ``SyncBatchNorm``: all shares; refuses CPU in training, in a group
 import torch.distributed as dist
 
 sync_bn = torch.nn.SyncBatchNorm(4)
@@ -462,6 +484,8 @@ finally:
     dist.destroy_process_group()
 assert accepted == [(8, 4), (8, 4)]
 assert "expected input tensor to be on GPU" in refusal
+sync_doc = " ".join(torch.nn.SyncBatchNorm.__doc__.split())
+assert "over all mini-batches of the same process groups" in sync_doc
 
 # %%
 # Starting the processes yourself
@@ -471,13 +495,13 @@ assert "expected input tensor to be on GPU" in refusal
 #
 # Summary
 # -------
-# - DDP starts every model copy from process rank 0's parameters, and
-#   averages the gradients during ``backward``.
+# - By default, DDP starts every model copy from process rank 0's
+#   parameters, and averages the gradients during ``backward``.
 # - A :class:`~torch.utils.data.distributed.DistributedSampler` gives each
 #   process an equal share. Give every process the same ``seed``, and call
 #   ``set_epoch`` every epoch.
-# - With a plain mean loss, no dropout and no layer that mixes samples,
-#   DDP matches one process on the global batch up to rounding.
+# - With a plain mean loss, no dropout and a model that handles each
+#   sample alone, DDP matches one process on the global batch up to rounding.
 #
 # Next: :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`
 # starts the last section, on measuring and speeding up code like this.
