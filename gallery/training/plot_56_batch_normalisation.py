@@ -49,24 +49,26 @@ print(environment_summary(torch.device("cpu")))
 # Below, ``randn``'s draws times ``[1.0, 2.0, 5.0]``, plus 10, form a batch
 # of 8 samples. The product scales each column by its own factor. So the
 # three features are drawn with standard deviations 1, 2 and 5 around 10.
+# Seeding first gives the same draws on every run.
 # ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and the
 # parameters require gradients, so ``.detach()`` drops that before printing.
 #
 # .. detail:: Features that barely vary
 #
 #    A feature constant across the batch comes out as one value for all
-#    samples, 0 in exact arithmetic. In float32 the batch mean can be
-#    rounded. Dividing by ``√(σ² + eps)`` multiplies that error by up to
-#    ``1 / √eps``, about 316. The layer multiplies the mean by
-#    ``1 / √(σ² + eps)``, and that product is rounded too. On some CPU code
-#    paths, so is each value's product. So the value depends on three
-#    things:
+#    samples, 0 in exact arithmetic. With one thread, 37 samples of 10000.1
+#    come out more than 0.1 from 0. For each value ``x``, the layer computes
+#    ``x * a - mean * a``, with ``a = 1 / √(σ² + eps)``, at most ``1 / √eps``,
+#    about 316. Three float32 roundings move the result:
 #
-#    - the batch size;
-#    - the CPU code path;
-#    - the thread count, which sets how the mean's sum is split.
+#    1. The batch mean is rounded, and ``a`` multiplies its error.
+#    2. ``mean * a`` is rounded. For those samples it exceeds 2 million,
+#       where float32 values lie 0.25 apart.
+#    3. ``x * a`` is rounded too, unless the *CPU code path*, the compiled
+#       loop that runs, fuses the multiply and the subtraction.
 #
-#    With one thread, 37 samples of 10000.1 come out more than 0.1 from 0.
+#    So for a given constant, the value depends on the batch size, the code
+#    path and the thread count. The threads split the mean's sum.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -114,6 +116,8 @@ assert _alpha <= 1.0001 / 1e-5**0.5  # at most 1 / √eps
 assert round(1 / 1e-5**0.5) == 316
 _p = _mean * _alpha  # rounded to float32
 assert _p.double() != _mean.double() * _alpha.double()
+assert 2e6 < _p < 2**22  # over 2 million
+assert torch.nextafter(_p, 2 * _p) - _p == 0.25  # float32 values 0.25 apart
 _separate = _x[0, 0] * _alpha - _p  # each value's product rounded too
 _fused = (_x[0, 0].double() * _alpha.double() - _p.double()).float()  # not
 assert _separate != _fused
@@ -124,20 +128,21 @@ assert _large[0, 0] == _separate or _large[0, 0] == _fused  # per CPU code path
 # -----------------
 # The layer also keeps three *buffers*: tensors a module keeps that are not
 # parameters. ``num_batches_tracked`` counts the calls in training mode.
-# ``running_mean`` starts at 0 and ``running_var`` at 1. The training-mode
-# call above moved them 10 % of the way towards the batch's mean and its
-# variance computed with ``N - 1``, not ``N``.
+# ``running_mean`` starts at 0 and ``running_var`` at 1. A training-mode call
+# on a batch like this one updates both with the layer's ``momentum=0.1``:
+# ``running_mean = 0.9 * running_mean + 0.1 * batch_mean``. ``running_var``
+# follows the same rule, with the batch's variance computed with ``N - 1``,
+# not ``N``.
 #
-# That 10 % is the layer's ``momentum=0.1``. The new batch gets weight 0.1,
-# the old estimate 0.9. An optimiser's :term:`momentum` differs. In SGD with
-# momentum 0.9, the old buffer gets weight 0.9, and each new gradient 1.
+# An optimiser's :term:`momentum` differs. By default, SGD with momentum 0.9
+# computes ``buf = 0.9 * buf + grad``. The new gradient keeps weight 1.
 #
 # .. detail:: Why ``N - 1``
 #
 #    Dividing by ``N`` gives the *biased* variance. Averaged over many
 #    batches, it falls short of the variance the values are drawn from, by
 #    the factor ``(N - 1) / N``. Dividing by ``N - 1`` gives the *unbiased*
-#    variance, which does not. The running variance uses that one.
+#    variance, which does not.
 print("running mean:", norm.running_mean)
 print("running var: ", norm.running_var)
 print("batches tracked:", norm.num_batches_tracked)
@@ -158,6 +163,7 @@ torch.testing.assert_close(norm.running_var, 0.9 + 0.1 * batch.var(dim=0))
 _layer = torch.nn.BatchNorm1d(1)
 _q = torch.zeros(1, requires_grad=True)
 _sgd = torch.optim.SGD([_q], lr=0.0, momentum=0.9)
+assert _sgd.defaults["dampening"] == 0  # by default
 for _ in range(300):
     _layer(torch.tensor([[0.0], [2.0]]))  # every batch has mean 1
     _q.grad = torch.ones(1)  # every gradient is 1
@@ -204,6 +210,11 @@ for _k, _value in enumerate(path):
 # In evaluation mode the layer normalises with the running estimates instead,
 # then applies the scale and shift. It leaves the estimates alone.
 #
+# In a model such as ``Sequential(Linear(2, 30), BatchNorm1d(30), ReLU())``,
+# the layer normalises the 30 outputs of ``Linear`` before the activation.
+# The model's ``.eval()`` switches it to evaluation mode with the other
+# layers.
+#
 # In training mode, a sample's output depends on the other samples of its
 # batch, through the batch's statistics. In evaluation mode it does not: the
 # estimates are fixed. Below, under ``no_grad``, the batch goes through in
@@ -240,6 +251,9 @@ torch.testing.assert_close(alone, out_eval[:1])
 assert not torch.allclose(out_eval, out, atol=0.5)
 _copy = copy.deepcopy(norm).train()
 assert not torch.allclose(_copy(batch[:2])[0], out[0])
+with torch.random.fork_rng(devices=[]):
+    _model = torch.nn.Sequential(torch.nn.Linear(2, 30), torch.nn.BatchNorm1d(30))
+assert not _model.eval()[1].training  # eval() reaches the layer
 _free = torch.nn.BatchNorm1d(3, track_running_stats=False).eval()
 assert _free.running_mean is None
 torch.testing.assert_close(_free(batch), out)
@@ -251,15 +265,16 @@ torch.testing.assert_close(_free(batch), out)
 # feature. A batch of shape ``(1, C)`` is such a batch;
 # :ref:`its atlas entry <error-batchnorm-one-value>` shows the error. Its variance is 0
 # and each value equals its mean. So every output would be the shift,
-# whatever the input. Evaluation mode took it above.
+# whatever the input. Evaluation mode took it above. Below,
+# ``norm.train()`` puts the layer back in training mode. The refused call
+# still adds 1 to ``num_batches_tracked``.
 #
 # .. detail:: Input with a length, and empty batches
 #
 #    Input may have shape ``(N, C, L)``, where ``L`` is a length, such as
 #    a sequence's steps. Each feature then has ``N · L`` values, so one
 #    sample with ``L = 2`` passes in training mode. An empty batch,
-#    ``N = 0``, passes too, but only adds 1 to ``num_batches_tracked``. A
-#    refused call adds 1 too.
+#    ``N = 0``, passes too, but only adds 1 to ``num_batches_tracked``.
 norm.train()
 try:
     norm(batch[:1])

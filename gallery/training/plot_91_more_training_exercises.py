@@ -12,14 +12,15 @@ will share data out among processes and average their gradients, as DDP does.
 :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`,
 :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py` and
 :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
-The checkpoints page ends with its own exercises.
+:ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`
+ends with its own exercises.
 """
 
 # %%
 # A check follows each solution. When it fails, its message names the likely
 # mistake. In the notebook, write your answer in the empty cell that replaces
-# the solution, then run the check. Everything runs on the CPU. Exercise 5
-# writes a file into a folder that ``tempfile.TemporaryDirectory`` makes.
+# the solution, then run the check. It all runs on the CPU. ``workdir`` is a
+# temporary folder. Seeding in each setup gives the same models every run.
 import math
 import pickle
 import random
@@ -57,10 +58,10 @@ X_train, y_train, _, _ = toy_tensors()
 # with :func:`~torch.utils.data.random_split` and returns what it returns:
 #
 # 1. 80 % for training, then 20 % for a :term:`validation set`;
-# 2. shuffled as a generator seeded with 0 shuffles, on every call;
-# 3. leaving the global generator as it was.
+# 2. on every call, the split that a generator seeded with 0 gives;
+# 3. the global generator left as it was.
 #
-# A generator of its own does both.
+# The check reads the global generator's state with ``torch.get_rng_state()``.
 #
 # .. raw:: html
 #
@@ -122,6 +123,8 @@ if isinstance(val_loss, torch.Tensor):
     assert val_loss.shape == (), "Exercise 2: not one number: the mean, by default"
     assert val_loss.grad_fn is None, "Exercise 2: a graph is attached: torch.no_grad()?"
 without_dropout = F.cross_entropy(net[0](X_train), y_train).item()
+summed = math.isclose(float(val_loss), without_dropout * len(y_train), rel_tol=1e-5)
+assert not summed, "Exercise 2: that is the sum of the losses: the mean is the default"
 close = math.isclose(float(val_loss), without_dropout, rel_tol=1e-5)
 assert close, "Exercise 2: not the loss without dropout: net.eval() first?"
 print("Exercise 2: right")
@@ -133,7 +136,8 @@ print("Exercise 2: right")
 # For :ref:`sphx_glr_auto_examples_training_plot_07_reproducible_runs.py`.
 # Exercise 4 also uses a loader's ``generator=``, from
 # :ref:`sphx_glr_auto_examples_training_plot_02_datasets_and_loaders.py`.
-# Its data set ``numbers`` holds the numbers 0 to 7.
+# Its data set ``numbers`` holds the numbers 0 to 7. A loader over it gives
+# each batch as a list of one tensor: ``for (batch,) in loader`` unpacks it.
 numbers = TensorDataset(torch.arange(8))
 
 # %%
@@ -143,25 +147,23 @@ numbers = TensorDataset(torch.arange(8))
 # 2. Define ``draws``, the tuple
 #    ``(random.random(), np.random.rand(), torch.rand(1).item())``.
 #
+# The check draws from new generators seeded with 7, apart from the global
+# ones: ``random.Random``, ``np.random.RandomState`` and ``torch.Generator``.
+#
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
 random.seed(7)
-np.random.seed(7)  # noqa: NPY002 (the global generator is the point here)
+np.random.seed(7)
 torch.manual_seed(7)
-draws = (random.random(), np.random.rand(), torch.rand(1).item())  # noqa: NPY002
+draws = (random.random(), np.random.rand(), torch.rand(1).item())
 print(draws)
 # %%
 # .. raw:: html
 #
 #    </details>
-
-# %%
-# The check draws from new generators seeded with 7. ``random.Random(7)`` is a
-# Python generator apart from the global one. ``np.random.RandomState(7)`` is
-# NumPy's, and ``torch.Generator`` PyTorch's.
 assert isinstance(draws, tuple), "Exercise 3: draws is not a tuple"
 assert len(draws) == 3, "Exercise 3: draws does not hold 3 numbers"
 python = random.Random(7).random()
@@ -182,7 +184,7 @@ print("Exercise 3: right")
 #
 # 1. It returns a :class:`~torch.utils.data.DataLoader` over ``numbers`` in
 #    shuffled batches of 4.
-# 2. The order of its batches depends on ``seed`` only.
+# 2. The order of its first pass depends on ``seed`` only.
 # 3. Draws from PyTorch's global generator, before or after the loader is
 #    made, do not change that order.
 #
@@ -210,6 +212,7 @@ for seed, before, after in ((3, 0, 1), (3, 2, 3), (4, 0, 1)):
     torch.manual_seed(after)
     orders.append([batch.tolist() for (batch,) in loader])
 assert len(orders[0]) == 2, "Exercise 4: not 2 batches of 4: batch_size=4?"
+assert [[0, 1, 2, 3], [4, 5, 6, 7]] not in orders, "Exercise 4: shuffle=True?"
 hint = "give the loader a generator= of its own"
 assert orders[0] == orders[1], f"Exercise 4: the global generator moves it: {hint}"
 same_order = "seeds 3 and 4 give one order: seed the generator with seed"
@@ -223,9 +226,12 @@ print("Exercise 4: right")
 # For :ref:`sphx_glr_auto_examples_training_plot_08_saving_and_loading.py`.
 # Both exercises use ``model``, the site's
 # :class:`~tutorial_utils.models.NeuralNetwork` for 2 inputs and 2 classes.
-# ``weights_file`` is a path in the temporary folder.
+# Its last bias, ``layers.4.bias``, is then set to 0.5, as training might
+# do, so no new model equals it. ``weights_file`` is a temporary path.
 torch.manual_seed(0)
 model = NeuralNetwork(2, 2)
+with torch.no_grad():
+    model.layers[4].bias.fill_(0.5)
 weights_file = Path(workdir.name) / "weights.pt"
 
 # %%
@@ -266,7 +272,7 @@ print("Exercise 5: right")
 # %%
 # **Exercise 6.** Load every tensor of ``weights_file`` but one:
 #
-# 1. Define ``partial``, a new ``NeuralNetwork(2, 2)``, without reseeding.
+# 1. Define ``partial``, a new ``NeuralNetwork(2, 2)``.
 # 2. Load into it all the file's tensors but ``layers.4.bias``. That bias
 #    keeps its own value.
 # 3. Define ``result``: what :meth:`~torch.nn.Module.load_state_dict` returns.
@@ -298,7 +304,7 @@ assert not unexpected, f"Exercise 6: {unexpected} unexpected: keep the file's na
 pairs = zip(partial.parameters(), model.parameters(), strict=True)
 kept = [torch.equal(a, b) for a, b in pairs]
 assert kept[:5] == [True] * 5, "Exercise 6: not every tensor but the bias was loaded"
-own = "partial's layers.4.bias equals the file's: loaded by another call, reseeded or copied?"
+own = "partial's layers.4.bias equals the file's: loaded by another call or copied?"
 assert not kept[5], f"Exercise 6: {own}"
 print("Exercise 6: right")
 # %%
@@ -307,16 +313,17 @@ print("Exercise 6: right")
 # Training on several processes
 # -----------------------------
 # For :ref:`sphx_glr_auto_examples_training_plot_10_distributed_training.py`.
-# In exercise 8, two processes each hold a copy of ``replica``.
+# In exercise 8, two processes would each hold a copy of ``replica``.
 torch.manual_seed(123)
 replica = NeuralNetwork(2, 2)
 
 # %%
-# **Exercise 7.** With ``shuffle=False``, a
-# :class:`~torch.utils.data.distributed.DistributedSampler` over ``range(10)``
-# keeps the order 0 to 9. Take a :term:`world size` of 3: the processes of
-# :term:`process rank` 0, 1 and 2 each make one. Each process gets 4 indices.
-# For that, the sampler pads the order with its first indices: here the first two.
+# **Exercise 7.** Take a :term:`world size` of 3: the processes of
+# :term:`process rank` 0, 1 and 2 each make a
+# :class:`~torch.utils.data.distributed.DistributedSampler` over ``range(10)``,
+# with ``shuffle=False``. Each sampler keeps the order 0 to 9. It pads the
+# order with its first indices, to 12, so each process gets 4. Process rank
+# ``r`` gets every third index of it, starting at index ``r``.
 #
 # 1. Define ``predicted``: each process's list of indices, written by hand.
 # 2. Define ``shares``: the same lists, from the samplers.
@@ -326,7 +333,6 @@ replica = NeuralNetwork(2, 2)
 #    <details class="solution"><summary>Solution</summary>
 
 # %%
-# The order padded to 12 is 0 to 9, then 0 and 1. Rank r takes every third, from r.
 predicted = [[0, 3, 6, 9], [1, 4, 7, 0], [2, 5, 8, 1]]
 shares = [
     list(DistributedSampler(range(10), num_replicas=3, rank=rank, shuffle=False))
@@ -337,10 +343,7 @@ print(shares)
 # .. raw:: html
 #
 #    </details>
-sampled = [
-    list(DistributedSampler(range(10), num_replicas=3, rank=r, shuffle=False))
-    for r in range(3)
-]
+sampled = [list(DistributedSampler(range(10), 3, r, shuffle=False)) for r in range(3)]
 same = [list(share) for share in shares] == sampled
 assert same, "Exercise 7: shares are not the sampler's: num_replicas=3? shuffle?"
 sizes = [len(share) for share in predicted]
@@ -356,11 +359,12 @@ right = [list(share) for share in predicted] == sampled
 assert right, "Exercise 7: process rank r takes every third index, from index r"
 print("Exercise 7: right")
 # %%
-# **Exercise 8.** Two processes compute the :term:`gradient` of the mean
-# cross-entropy of ``replica``. One uses samples ``[0, 2, 4]`` of ``X_train``
-# and ``y_train``, the other samples ``[1, 3, 0]``. Define ``averaged``: a
-# list with, for each parameter, the mean of the two gradients. That is what
-# DDP leaves in both processes after ``backward``.
+# **Exercise 8.** Two DDP processes would each compute the :term:`gradient`
+# of the mean cross-entropy of ``replica`` on their samples of ``X_train``
+# and ``y_train``: ``[0, 2, 4]`` and ``[1, 3, 0]``. Sample 0 comes again as
+# padding. Here, compute both in one process. Define ``averaged``: for each
+# parameter, the mean of the two gradients, in a list. DDP leaves that in
+# both processes after ``backward``.
 #
 # .. raw:: html
 #
@@ -390,8 +394,6 @@ for got, wanted in zip(averaged, expected, strict=True):
     assert close, "Exercise 8: not the mean of the two gradients, per parameter"
 print("Exercise 8: right")
 # %%
-# ``workdir.cleanup()`` deletes the temporary folder. The checkpoints page,
-# :ref:`sphx_glr_auto_examples_training_plot_09_checkpoints_and_resuming.py`,
-# ends with its own exercises. Next section:
+# ``workdir.cleanup()`` deletes the temporary folder. Next section:
 # :ref:`sphx_glr_auto_examples_performance_plot_01_timing_pytorch_code.py`.
 workdir.cleanup()
