@@ -46,9 +46,12 @@ def run_alone(
     """Run a page in an empty folder: the folder, and what the run did.
 
     The page runs as written, except that each check cell fails if it draws
-    a random number.
+    a random number, and with one thread: the build runs it with PyTorch's
+    default, one thread per core, so on a machine with several cores a claim
+    that holds at only one thread count fails one of the two (a sum split
+    over threads rounds differently, for one).
     """
-    env = {**os.environ, "MPLBACKEND": "Agg"}
+    env = {**os.environ, "MPLBACKEND": "Agg", "OMP_NUM_THREADS": "1"}
     guarded = folder / script.name
     guarded.write_text(guard_checks(script.read_text()))
     return folder, subprocess.run(
