@@ -114,10 +114,11 @@ assert torch.equal(grid[torch.where(mask)], grid[mask])
 # %%
 # Filling under a mask: ``masked_fill``
 # -------------------------------------
-# ``t.masked_fill(mask, value)`` writes ``value`` where ``mask`` is ``True`` and keeps
-# ``t`` elsewhere. For a value that fits ``t``'s dtype, it gives what
-# ``torch.where(mask, value, t)`` gives, in ``t``'s dtype. So ``2.7`` becomes ``2`` in
-# an ``int64`` tensor.
+# ``t.masked_fill(mask, value)`` returns a new tensor: ``value`` where ``mask`` is
+# ``True``, ``t`` elsewhere. ``t`` itself is left alone. The result keeps ``t``'s
+# dtype, so ``2.7`` becomes ``2`` in an ``int64`` tensor. For a floating-point ``t``
+# and a value within the range of its dtype, the result equals
+# ``torch.where(mask, value, t)``.
 #
 # A classic use comes from language models. There each word of a sentence gives a
 # score to every word, by how much it should look at it. The scores form a square
@@ -139,8 +140,9 @@ assert torch.equal(grid[torch.where(mask)], grid[mask])
 #    :meth:`~torch.Tensor.masked_fill_` writes into ``t``, which cannot grow. So its
 #    mask must broadcast to ``t``'s own shape.
 #
-#    A value outside the dtype's range raises an error. So ``-1e9`` raises in
-#    ``float16``, while ``-inf`` works. ``nan`` and ``300`` raise in an ``int8`` tensor.
+#    In a floating-point or signed integer tensor, a value outside the dtype's range
+#    raises an error. So ``-1e9`` raises in ``float16``, while ``-inf`` works. ``nan``
+#    and ``300`` raise in an ``int8`` tensor.
 #    ``torch.where`` may instead round ``-1e9`` to ``-inf`` in ``float16``.
 #
 # .. detail:: A fully masked row
@@ -160,6 +162,8 @@ assert torch.equal(future, torch.ones(4, 4, dtype=torch.bool).triu(diagonal=1))
 assert (weights[future] == 0).all()
 torch.testing.assert_close(weights.sum(dim=1), torch.ones(4))
 assert ints.masked_fill(ints == 1, 2.7).tolist() == [0, 2, 2, 3, 4, 5]
+assert ints.tolist() == list(range(6))  # a new tensor: ints is left alone
+assert scores.isfinite().all()  # so is scores, though the weights used -inf
 assert torch.full((3,), float("-inf")).softmax(dim=0).isnan().all()
 half = scores.half()
 assert half.masked_fill(future, float("-inf"))[future].isinf().all()
@@ -269,7 +273,8 @@ for i, row in enumerate(index):
 #
 # ``F`` is the usual short name for ``torch.nn.functional``, imported below. It holds
 # functions that models are built from. :func:`F.cross_entropy
-# <torch.nn.functional.cross_entropy>` computes the same loss with its defaults.
+# <torch.nn.functional.cross_entropy>` computes the same loss with its defaults. It
+# takes the raw ``logits`` and applies ``log_softmax`` itself.
 #
 # .. detail:: Options of ``cross_entropy``
 #
@@ -373,8 +378,9 @@ part = where_to[:, :2]
 assert torch.equal(*(blank.scatter(1, part, src) for src in (values, values[:, :2])))
 
 # %%
-# A :term:`one-hot encoding <one-hot>` scatters a 1 to each label's column: given a
-# number in place of ``src``, ``scatter_`` writes that number in ``self``'s dtype.
+# A :term:`one-hot encoding <one-hot>` has a 1 in each label's column, and 0
+# elsewhere. ``scatter_`` makes it from zeros. It also takes a number in place of
+# ``src``, and writes that number in ``self``'s dtype.
 # :func:`torch.nn.functional.one_hot` makes the same matrix in ``int64``.
 one_hot = torch.zeros(5, 3).scatter_(1, labels.unsqueeze(1), 1.0)
 print(one_hot)
@@ -435,7 +441,7 @@ best = logits.topk(2, dim=1)
 print(best)
 
 # %%
-# .. check:: ``topk`` is the first ``k`` of a sort; ``sorted=False`` may differ
+# .. check:: ``topk`` is the first ``k`` of a sort; ``sorted=False`` gives the same values
 assert torch.equal(best.values, logits.sort(dim=1, descending=True).values[:, :2])
 assert torch.equal(logits.gather(1, best.indices), best.values)
 assert torch.equal(logits.topk(2, largest=False).values, logits.sort().values[:, :2])
@@ -443,7 +449,6 @@ spread = torch.tensor([1.0, 9.0, 3.0, 8.0, 7.0, 2.0])
 first_3 = spread.sort(descending=True).values[:3]
 any_order = spread.topk(3, sorted=False).values
 assert torch.equal(any_order.sort(descending=True).values, first_3)  # same values
-assert not torch.equal(any_order, first_3)  # here in another order
 
 # %%
 # Summary
@@ -453,7 +458,8 @@ assert not torch.equal(any_order, first_3)  # here in another order
 # - For ``dim=1``, ``gather`` reads ``src[i][index[i][j]]`` and ``scatter_``
 #   writes there. For a matrix ``src``, a non-empty index is a matrix too.
 # - ``scatter_add_`` adds up the values sent to one position.
-# - ``sort`` and ``topk`` give values and positions; ``stable=True`` keeps ties in order.
+# - ``sort`` and ``topk`` give values and positions; ``sort``'s ``stable=True`` keeps
+#   ties in order.
 #
 # In depth: :ref:`sphx_glr_auto_examples_tensors_plot_55_grouped_sums_and_einsum.py`
 # sums rows by group, keeps running totals and writes sums over indices as one formula.
