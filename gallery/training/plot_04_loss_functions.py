@@ -91,10 +91,14 @@ assert torch.autograd.grad(_huber2.sum(), _e)[0].tolist() == [2.0, -0.5]
 # So under L1 and Huber, the outlier's gradient is no larger than the gradient
 # of an error of 1.
 #
-# The figure draws each loss and its derivative against the error. Huber's derivative
-# has no jump. ``reduction="none"`` makes a loss return one value per element, not
-# their mean. Each value depends on its own error alone. So the gradient of their sum
-# holds, at each error, that value's derivative.
+# The figure draws each loss and its derivative against the error. L1's derivative
+# jumps at 0, from -1 to 1; Huber's has no jump. To draw the derivatives, the code:
+#
+# 1. passes ``reduction="none"``, so a loss returns one value per element;
+# 2. sums them: called as here, :func:`~torch.autograd.grad` needs an output of
+#    one element;
+# 3. takes the sum's gradient. Each value depends on its own error alone, so
+#    the gradient at each error is that value's derivative.
 #
 # .. detail:: How the figure is computed
 #
@@ -125,13 +129,22 @@ _z = torch.zeros(2, requires_grad=True)  # an error of 0 gets 0 under L1
 (_l1_grad,) = torch.autograd.grad(F.l1_loss(_z, torch.tensor([0, -1.0])), _z)
 assert _l1_grad.tolist() == [0, 0.5]
 assert slope.diff().abs().max() < 0.02  # Huber's derivative, the last: steps of 0.01
+_l1_curve = F.l1_loss(errors, torch.zeros_like(errors), reduction="none")
+(_l1_slope,) = torch.autograd.grad(_l1_curve.sum(), errors)
+assert (_l1_slope[errors < 0] == -1).all()
+assert (_l1_slope[errors > 0] == 1).all()
+try:  # without the sum: more than one element
+    torch.autograd.grad(_l1_curve, errors)
+except RuntimeError:
+    pass
+else:
+    raise AssertionError("autograd.grad of many elements did not raise")
 
 # %%
 # Predictions and targets should have the same :term:`shape`. A model with one output
 # returns a column of shape ``(N, 1)`` for ``N`` examples. Against targets of shape
 # ``(N,)``, :term:`broadcasting` makes an N-by-N table of every prediction against
-# every target. All three warn, and return the mean over that table. Here that is
-# not the loss you meant.
+# every target. All three warn, and return the mean over that table.
 # Below, ``unsqueeze(1)`` turns the predictions into such a column. The code records
 # the warnings and prints the first. The fix is ``squeeze(1)``, which removes
 # dimension 1 again.
@@ -179,6 +192,10 @@ assert len(_one) == 1
 # ``(N,)``, dtype int64 and values from 0 to ``C - 1``. :func:`torch.tensor` and a
 # :class:`~torch.utils.data.DataLoader` make int64 from Python integers.
 # The targets may instead be class probabilities: floats of the logits' shape.
+# Each row holds one probability per class, adding to 1. An example's loss is then
+# minus the sum, over the classes, of each probability times the log of the
+# model's :term:`softmax` probability. A row with 1 at one class and 0 elsewhere
+# gives the same loss as that class's index.
 #
 # .. detail:: What cross-entropy computes
 #
@@ -190,17 +207,17 @@ assert len(_one) == 1
 #
 # .. detail:: Logits with more dimensions
 #
-#    Per-pixel or per-word logits have shape ``(N, C, d1, ...)``. Their targets hold one
-#    class index per pixel or word: ``(N, d1, ...)``.
+#    Per-pixel or per-word logits have shape ``(N, C, d1, ...)``. Their targets hold
+#    one class index each: ``(N, d1, ...)``.
 #
 # .. detail:: Skipped labels, uint8 and class weights
 #
 #    - A label of -100 skips its example; skipping all gives a NaN mean.
 #    - uint8 indices work too, except with ``(N, C, d1, ...)`` logits.
 #    - ``weight=`` multiplies each example's loss by its class's weight.
-#    - With class indices, the mean divides by the sum of the examples' weights.
-#      With class probabilities, it divides by ``N``. So float one-hot rows give
-#      each example its index's loss, but another mean.
+#    - With class indices, the mean divides by the sum of the examples' weights;
+#      with class probabilities, by ``N``. So one-hot rows match indices per
+#      example, not in the mean.
 torch.manual_seed(0)
 logits = torch.randn(5, 3)  # 5 examples, 3 classes
 labels = torch.tensor([0, 2, 1, 2, 0])
@@ -217,6 +234,18 @@ assert torch.equal(torch.nn.CrossEntropyLoss()(logits, labels), loss)
 with torch.random.fork_rng(devices=[]):  # iterating a DataLoader draws a seed
     _loaded = next(iter(torch.utils.data.DataLoader([0, 2, 1], batch_size=3)))
 assert labels.dtype == _loaded.dtype == torch.int64
+
+# %%
+# .. check:: probability rows: minus the sum of probability times log-softmax
+_q = F.softmax(logits.flip(0), dim=1)  # rows of probabilities, adding to 1
+torch.testing.assert_close(_q.sum(1), torch.ones(5))
+_by_formula = -(_q * F.log_softmax(logits, dim=1)).sum(1)
+_by_loss = F.cross_entropy(logits, _q, reduction="none")
+torch.testing.assert_close(_by_loss, _by_formula)
+_onehot = F.one_hot(labels, 3).float()  # 1 at the class, 0 elsewhere
+_per_index = F.cross_entropy(logits, labels, reduction="none")
+_per_row = F.cross_entropy(logits, _onehot, reduction="none")
+torch.testing.assert_close(_per_row, _per_index)
 
 # %%
 # .. check:: logits ``(N, C, T)`` take targets ``(N, T)``, one index per element
@@ -267,19 +296,21 @@ assert not torch.isclose(_by_index, _by_row)
 # Each target below is a common mistake:
 #
 # 1. labels stored as floats, read from a CSV file, say;
-# 2. a column of labels, shape ``(N, 1)`` (:ref:`atlas <error-multi-target>`);
+# 2. a column of int64 labels, shape ``(N, 1)`` (:ref:`atlas <error-multi-target>`);
 # 3. labels of the 32-bit integer dtype, int32;
 # 4. :term:`one-hot` rows left as integers, as
 #    :func:`~torch.nn.functional.one_hot` returns them;
 # 5. classes numbered from 1 to ``C`` instead of from 0.
 #
-# Each raises an error, but the last only in a batch that holds class ``C``. Any other
-# batch gets a wrong loss, silently. The last raises an ``IndexError``, the others a
-# ``RuntimeError``. The methods ``.float()``, ``.int()`` and
-# ``.long()`` convert a tensor to float32, int32 and int64.
+# Each raises an error, but the last only in a batch that holds class ``C``: its
+# label ``C`` is past the last index, ``C - 1``. Any other batch gets a wrong
+# loss, silently. The last raises an ``IndexError``, the others a
+# ``RuntimeError``. The column's message is about its shape, not its dtype. The
+# methods ``.float()``, ``.int()`` and ``.long()`` convert a tensor to float32,
+# int32 and int64.
 wrong_targets = {
     "float labels (N,)": labels.float(),
-    "float column (N, 1)": labels.float().unsqueeze(1),
+    "column (N, 1)": labels.unsqueeze(1),
     "int32 labels": labels.int(),
     "one-hot, int64 (N, C)": F.one_hot(labels, num_classes=3),
     "labels 1 to C": labels + 1,
@@ -293,11 +324,20 @@ for name, bad in wrong_targets.items():
         raise AssertionError(f"{name} did not raise")
 no_c = torch.tensor([0, 2, 4])  # examples whose classes are 0 and 1, not 2
 silent = F.cross_entropy(logits[no_c], labels[no_c] + 1)
-print(f"labels 1 to C, no class C in the batch: {silent:.4f}, no error")
+meant = F.cross_entropy(logits[no_c], labels[no_c])
+print(f"labels 1 to C, no class C in the batch: {silent:.4f}, not {meant:.4f}")
 
 # %%
 # .. check:: without class C in the batch, labels from 1 give a wrong loss; theirs is an IndexError
-assert not torch.isclose(silent, F.cross_entropy(logits[no_c], labels[no_c]))
+assert not torch.isclose(silent, meant)
+assert wrong_targets["column (N, 1)"].dtype == torch.int64
+try:  # the column fails on its shape
+    F.cross_entropy(logits, wrong_targets["column (N, 1)"])
+except RuntimeError as _error:
+    _message = str(_error)
+else:
+    raise AssertionError("the int64 column did not raise")
+assert "1D target" in _message
 for _name, _bad in wrong_targets.items():
     _kind = IndexError if _name == "labels 1 to C" else RuntimeError
     try:
@@ -324,7 +364,7 @@ for _name, _bad in wrong_targets.items():
 #    So float labels of shape ``(N,)`` fail on their dtype, not their shape.
 fixes = [
     wrong_targets["float labels (N,)"].long(),
-    wrong_targets["float column (N, 1)"].squeeze(1).long(),
+    wrong_targets["column (N, 1)"].squeeze(1),
     wrong_targets["int32 labels"].long(),
     wrong_targets["one-hot, int64 (N, C)"].float(),
     wrong_targets["labels 1 to C"] - 1,
@@ -421,8 +461,7 @@ assert torch.equal(two_steps, F.binary_cross_entropy(_p, answers))
 # 4. Once ``p`` is 1.0, the sigmoid's slope is 0. So through BCELoss, no gradient
 #    reaches the logit.
 #
-# From the logit, the gradient is ``p - y``, here close to 1. The table prints 8
-# significant digits, enough to tell ``p`` from 1.0. The functions
+# From the logit, the gradient is ``p - y``, here close to 1. The functions
 # :func:`~torch.nn.functional.binary_cross_entropy_with_logits` and
 # :func:`~torch.nn.functional.binary_cross_entropy` compute the same two losses.
 #
@@ -431,8 +470,8 @@ assert torch.equal(two_steps, F.binary_cross_entropy(_p, answers))
 #    - ``1 - p`` is ``e⁻ˣ / (1 + e⁻ˣ)``, which is ``1 / (1 + eˣ)``. So the loss is
 #      ``log(1 + eˣ)``, whose derivative ``eˣ / (1 + eˣ)`` is ``p``.
 #    - :func:`torch.sigmoid` computes ``1 / (1 + e⁻ˣ)``. In float32, ``1 + e⁻ˣ``
-#      rounds to 1 from a logit of about 16.64. So ``p`` is 1.0, though float32 has
-#      closer values below 1.
+#      rounds to 1 from a logit of about 16.64. So ``p`` is 1.0, though at 16.7 a
+#      float32 value below 1 is closer to the true sigmoid.
 #    - Through BCELoss, the gradient holds the sigmoid's slope ``p (1 - p)``: 0 once
 #      ``p`` is 1.0.
 big = torch.tensor([16.0, 16.6, 16.7, 1000.0], requires_grad=True)
