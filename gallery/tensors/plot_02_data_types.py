@@ -12,7 +12,7 @@ which dtype PyTorch picks when two meet.
 
 # %%
 # The page runs on the CPU. With the same PyTorch version, your values should match
-# these, except the sums at the end.
+# these, except the final sums.
 import math
 
 import matplotlib.pyplot as plt
@@ -26,15 +26,15 @@ print(environment_summary(torch.device("cpu")))
 # %%
 # One set of numbers, six dtypes
 # ------------------------------
-# All elements of a tensor share one type, its :attr:`~torch.Tensor.dtype`, which
-# decides the values it can hold. :meth:`~torch.Tensor.to` converts a tensor to
+# A tensor's elements share one type, its :attr:`~torch.Tensor.dtype`, which
+# decides the values they can hold. :meth:`~torch.Tensor.to` converts a tensor to
 # another dtype. The number in a dtype's name gives its bits: ``torch.float64``,
-# ``torch.float32``, ``torch.float16``, ``torch.bfloat16`` and ``torch.int64``. The
-# sixth here is ``torch.bool``.
+# ``torch.float32``, ``torch.float16``, ``torch.bfloat16`` and ``torch.int64``, plus
+# ``torch.bool``.
 #
-# Below, ``to`` converts ``original``, a column of five 64-bit floats, to the other
-# dtypes. The site's helper ``draw_tensors`` draws the six columns side by side,
-# one value a row. Orange marks values that differ from the original, on the left.
+# Below, ``to`` converts ``original``, five 64-bit floats, to each dtype. The site's
+# helper ``draw_tensors`` draws the six columns side by side. Orange marks values
+# that differ from ``original``, on the left.
 #
 # .. detail:: How the figure finds the changed values
 #
@@ -55,15 +55,15 @@ plt.show()
 # How a float is stored
 # ---------------------
 # A floating-point dtype stores a number like scientific notation, in base 2: a fixed
-# count of binary digits, times a power of two. The digits set the precision. The bits
-# for the power set the range. ``float32`` has 24 digits and 8 power bits, ``float16``
+# count of binary digits, times a power of two. The digits set the precision. The power
+# bits set the range. ``float32`` has 24 digits and 8 power bits, ``float16``
 # 11 and 5, ``bfloat16`` 8 and 8. In the figure:
 #
 # - ``float32`` changes 300.3 too little to show in six digits.
 # - ``float16`` turns 300.3 into 300.25. From 2048 to 4096, its numbers lie 2 apart.
 #   2049 lies halfway between 2048 and 2050. Such a tie goes to the neighbour whose
-#   last binary digit is 0: 2048.
-# - 70000 is too large to round down to 65504, ``float16``'s largest value. So it
+#   11th digit is 0: 2048.
+# - 70000 is too large to round down to 65504, ``float16``'s largest value: it
 #   becomes ``inf``, infinity.
 # - ``bfloat16`` has ``float32``'s power bits, so nearly its range: 70000 survives,
 #   roughly. 300.3 becomes 300.
@@ -71,19 +71,21 @@ plt.show()
 # - ``bool`` keeps only "is it non-zero?".
 #
 # ``t[2]`` picks index 2, the third row. :meth:`~torch.Tensor.item` turns a
-# one-element tensor into a Python number. With 17 decimals, ``float32``'s 300.3
-# prints in full. ``float64``'s needs more, so it prints rounded.
+# one-element tensor into a Python number. A binary float is exactly a decimal with
+# finitely many digits. 17 decimals show ``float32``'s 300.3 in full, but round
+# ``float64``'s.
 #
 # .. detail:: 24 digits in 23 bits
 #
-#    Only 23, 10 and 7 digits are stored: a number of normal size starts with a
-#    binary 1, which is left out.
+#    Besides a sign bit, only 23, 10 and 7 digits are stored: a number of normal
+#    size starts with a binary 1, which is left out.
 for name, t in zip(names[:2], converted[:2], strict=True):
     print(f"300.3 as {name}: {t[2].item():.17f}")
 
 # %%
 # .. check:: each column changes the values as listed; floats keep 24, 11, 8 digits
 from decimal import Decimal
+from fractions import Fraction
 
 _, float32, float16, bfloat16, int64, boolean = (c.flatten() for c in converted)
 assert changed[1].flatten().tolist() == [False, False, True, False, False]
@@ -102,9 +104,10 @@ assert torch.finfo(torch.bfloat16).max < torch.finfo(torch.float32).max
 assert (2049).bit_length() == 12
 half = torch.tensor([2048.0, 4094.0], dtype=torch.float16)
 assert (torch.nextafter(half, half + 10) - half).tolist() == [2, 2]
-assert [(2048 // 2) % 2, (2050 // 2) % 2] == [0, 1]  # last binary digit, steps of 2
+assert [(2048 // 2) % 2, (2050 // 2) % 2] == [0, 1]  # the 11th of 12 binary digits
 edge = torch.tensor([65519.0, 65520.0]).to(torch.float16)
 assert edge.tolist() == [65504, math.inf]  # above 65504 is not yet inf
+assert all(Decimal(c[2].item()) == Fraction(c[2].item()) for c in converted[:2])
 digits = [-Decimal(c[2].item()).as_tuple().exponent for c in converted[:2]]
 assert digits[1] <= 17 < digits[0]  # float32 shown in full, float64 rounded
 
@@ -120,8 +123,8 @@ assert digits[1] <= 17 < digits[0]  # float32 shown in full, float64 rounded
 #
 # .. detail:: A tie at 1, and aliases
 #
-#    1 + ``eps`` / 2 is a tie between 1 and 1 + ``eps``. It goes to 1, whose last
-#    binary digit is 0. ``torch.float`` *is* ``torch.float32``. Likewise
+#    1 + ``eps`` / 2 is a tie between 1 and 1 + ``eps``. It goes to 1, whose 24th
+#    digit is 0. ``torch.float`` *is* ``torch.float32``. Likewise
 #    ``torch.double``, ``torch.half`` and ``torch.long`` are ``float64``, ``float16``,
 #    ``int64``.
 integers = [torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64]
@@ -150,8 +153,8 @@ assert torch.uint16 not in integers
 
 # %%
 # ``int32`` holds every whole number up to about 2.1 billion. ``float32``'s 8 power
-# bits reach far higher. But between 2²⁴ = 16,777,216 and 2²⁵ its neighbouring numbers
-# are 2 apart.
+# bits reach far higher. But between 2²⁴ = 16,777,216 and 2²⁵ its neighbours are 2
+# apart.
 print("16,777,217 as int32:  ", torch.tensor(16_777_217, dtype=torch.int32).item())
 print("16,777,217 as float32:", torch.tensor(16_777_217, dtype=torch.float32).item())
 
@@ -185,7 +188,7 @@ assert million.to(torch.bfloat16).nbytes == million.nbytes // 2
 # %%
 # Default dtypes and conversions
 # ------------------------------
-# Python floats, which have 64 bits, become the default dtype, ``float32``
+# Python floats, 64 bits, become the default dtype, ``float32``
 # (:func:`torch.get_default_dtype`). 0.1 has no exact binary form, so ``float32``
 # keeps a coarser copy: it comes back changed. 0.5, a power of two, does not.
 back = torch.tensor(0.1).item()
@@ -197,7 +200,7 @@ print(torch.tensor(0.5).item() == 0.5)
 # :meth:`~torch.Tensor.half` and :meth:`~torch.Tensor.long` give ``float64``,
 # ``float32``, ``float16`` and ``int64``. :meth:`~torch.Tensor.type`, given a dtype,
 # converts to it. Converting to another dtype makes a new tensor. Converting *up*, to
-# a dtype that holds more, adds no precision: ``t2`` holds ``t``'s values exactly.
+# a dtype that holds more, adds no precision: ``t2`` equals ``t``.
 #
 # A non-empty tensor of this page's dtypes prints its dtype, unless it is ``int64``,
 # ``bool`` or the default ``float32``.
@@ -205,8 +208,8 @@ print(torch.tensor(0.5).item() == 0.5)
 # .. detail:: Same dtype, empty tensors, and complex dtypes
 #
 #    Asking for the dtype a tensor already has returns the tensor itself, unless you
-#    pass ``copy=True``. An empty tensor prints its dtype unless it is ``float32``. A
-#    complex tensor such as ``torch.tensor([1j])``, ``complex64``, prints none.
+#    pass ``copy=True``. An empty tensor prints its dtype unless it has the default
+#    dtype. A ``complex64`` tensor, such as ``torch.tensor([1j])``, prints none.
 torch.manual_seed(0)
 t = torch.rand(2, 3)
 t2 = t.type(torch.float64)
@@ -230,24 +233,34 @@ assert "dtype" in repr(t2)
 empty = [torch.tensor([], dtype=d) for d in (torch.int64, torch.bool, torch.complex64)]
 assert all("dtype" in repr(x) for x in empty)
 assert "dtype" not in repr(torch.tensor([]))
+assert "dtype" in repr(torch.tensor([1j], dtype=torch.complex128))
+torch.set_default_dtype(torch.float64)
+try:  # with another default dtype, an empty float32 tensor prints its dtype
+    assert "dtype" in repr(torch.empty(0, dtype=torch.float32))
+    assert "dtype" not in repr(torch.empty(0, dtype=torch.float64))
+finally:
+    torch.set_default_dtype(torch.float32)
 for dtype in [*integers, *floats, torch.bool]:
     quiet_dtype = dtype in (torch.int64, torch.bool, torch.float32)
     assert ("dtype" in repr(torch.ones(1, dtype=dtype))) != quiet_dtype
 
 # %%
-# A float that fits an integer dtype loses its fraction there. A float tensor's values
-# outside the range, such as ``inf``, 1e20 or NaN, "not a number", convert without
-# error. PyTorch does not define the result. So before converting to a small integer
-# dtype, :meth:`~torch.Tensor.clamp` values into its range. For a Python float that
-# does not fit, ``torch.tensor`` raises an error instead.
+# A float that fits an integer dtype loses its fraction there. NaN, "not a number",
+# is a float value. A float that does not fit, such as ``inf``, 1e20 or NaN:
+#
+# 1. in a float tensor, converts without error to an undefined result;
+# 2. as a Python float, makes ``torch.tensor`` raise an error.
+#
+# So before converting to ``uint8``, ``int8`` or ``int16``,
+# :meth:`~torch.Tensor.clamp` values into its range.
 #
 # To round, call :meth:`~torch.Tensor.round`. It takes halves to the even neighbour.
 #
 # .. detail:: NaN, and clamping for ``int32``
 #
-#    NaN passes through ``clamp``. :func:`torch.nan_to_num` replaces it. The largest
-#    ``int32``, 2³¹ - 1, rounds up to 2³¹ in ``float32``. So clamping to it does not
-#    make ``float32`` values fit.
+#    NaN passes through ``clamp``. :func:`torch.nan_to_num` replaces it. ``clamp``
+#    turns its bounds into the tensor's dtype. The largest ``int32``, 2³¹ - 1, becomes
+#    2³¹ in ``float32``, so clamped values still do not fit.
 values = torch.tensor([-1.7, -0.5, 0.5, 2.5])
 print(values.to(torch.int64), values.round().to(torch.int64))
 print(torch.tensor([-1.0, 300.0]).clamp(0, 255).to(torch.uint8))
@@ -261,23 +274,27 @@ assert bad.to(torch.int32).dtype == torch.int32  # no error raised
 for small_int in integers[:3]:
     lo, hi = torch.iinfo(small_int).min, torch.iinfo(small_int).max
     assert bad[::2].clamp(lo, hi).to(small_int).tolist() == [hi, hi]
-try:
-    torch.tensor(1e20, dtype=torch.int32)
-    raise AssertionError("a Python float out of range was accepted")
-except RuntimeError:
-    pass
+misfits = [(1e20, torch.int32), (300.0, torch.uint8), (math.nan, torch.int64)]
+for python_float, dtype in misfits:
+    try:
+        torch.tensor(python_float, dtype=dtype)
+        raise AssertionError("a Python float out of range was accepted")
+    except RuntimeError:
+        pass
+assert torch.tensor(1e5, dtype=torch.float16).isinf()  # a float dtype does not raise
 assert bad.clamp(0, 255).isnan()[1]
 assert torch.nan_to_num(bad).clamp(0, 255).isfinite().all()
 top = torch.iinfo(torch.int32).max
+assert torch.tensor(top, dtype=torch.float32).item() == 2**31  # the bound, as float32
 assert bad[2:].clamp(-top - 1, top).item() == 2**31 > top  # still out of range
 
 # %%
 # Integers wrap around
 # --------------------
 # ``+`` and ``-`` on tensors work element by element. Integer addition or subtraction
-# that leaves the dtype's range *wraps around*, without a warning. Past one end,
-# counting goes on from the other, like a car's odometer. An ``int8`` tensor plus 1
-# stays ``int8``: see type promotion below. Image pixels are usually ``uint8``, so
+# that leaves the dtype's range *wraps around* silently. Past one end,
+# counting restarts at the other, like a car's odometer. An ``int8`` tensor plus 1
+# stays ``int8``: see type promotion below. Image pixels are often ``uint8``:
 # two bright pixels can add up to a dark one.
 # :meth:`~torch.Tensor.sum` of an integer tensor is safer: it adds in ``int64``.
 print("int8  127 + 1 =", (torch.tensor([127], dtype=torch.int8) + 1).item())
@@ -292,6 +309,7 @@ assert (torch.tensor([127], dtype=torch.int8) + 1).item() == -128
 assert (pixels[0] + pixels[1]).item() == (200 + 100) % 256
 assert pixels.sum().dtype == torch.int64
 assert pixels.sum().item() == 300
+assert (torch.tensor([1], dtype=torch.int8) + 1000).item() == 1001 - 4 * 256
 
 # %%
 # When two dtypes meet: type promotion
@@ -352,7 +370,7 @@ assert (seven // two).tolist() == [math.floor(7 / 2), math.floor(-7 / 2)]
 # -----------------------------------
 # An :term:`in-place operation` writes into the tensor it is called on. For in-place
 # arithmetic, such as ``add_`` or ``+=``, the result keeps that tensor's dtype. A
-# result of a higher kind raises, such as a float result into an integer tensor
+# result of a higher kind, such as a float into an integer tensor, raises
 # (:ref:`atlas entry <error-result-type-cast>`). The message calls ``float32`` Float
 # and ``int64`` Long.
 #
@@ -360,7 +378,7 @@ assert (seven // two).tolist() == [math.floor(7 / 2), math.floor(-7 / 2)]
 #
 #    For ``add_``, ``mul_`` and ``+=``, a result of the same kind is converted down to
 #    the tensor's dtype silently, even when it does not fit. Some in-place methods,
-#    such as ``index_add_``, raise instead.
+#    such as ``index_add_``, raise on any other dtype.
 counts = torch.tensor([1, 2])
 try:
     counts.add_(1.5)
@@ -392,6 +410,7 @@ at, one = torch.tensor([0]), torch.tensor([1])
 for step in (
     lambda: torch.tensor([True]).add_(1),  # int64 into bool: a higher kind
     lambda: small.index_add_(0, at, one),  # int64 into int32: same kind, but raises
+    lambda: small.double().index_add_(0, at, one.float()),  # float32 into float64
 ):
     try:
         step()
@@ -405,12 +424,13 @@ for step in (
 # ------------------------------------------
 # Below, 100,000 random numbers are summed in ``float64`` and ``float32``, two ways:
 #
-# 1. :func:`torch.sum` adds them in one call, like ``pixels.sum()`` above.
-# 2. A Python loop adds ``numbers[i]`` one at a time. ``numbers[i]`` is a tensor, so
-#    ``total`` becomes one too, and each addition rounds to its dtype.
+# 1. :func:`torch.sum` adds them in one call.
+# 2. A Python loop adds ``numbers[i]``, a tensor, to ``total`` one at a time. Each
+#    addition rounds to the dtype.
 #
-# :func:`math.fsum` gives the exact sum. The *relative error* is the distance from it,
-# divided by it.
+# :func:`math.fsum` gives the exact sum of each dtype's own values, so the errors
+# measure the summing only. The *relative error* is the distance from it, divided by
+# it.
 torch.manual_seed(0)
 numbers64 = torch.rand(10**5, dtype=torch.float64)
 numbers32 = numbers64.to(torch.float32)
@@ -426,9 +446,10 @@ for numbers in (numbers64, numbers32):
     print(f"{numbers.dtype!s:13} relative error: loop {loop:.1e}, sum {summed:.1e}")
 
 # %%
-# In ``float64`` both errors stay far below ``float32``'s ``eps``. In ``float32`` the
-# loop's error is several ``eps``. On a long tensor like this, :func:`torch.sum`
-# adds in parts, then adds the parts' sums, so it rounds less.
+# One ``float32`` rounding has a relative error of at most ``eps`` / 2, for
+# normal-size numbers. In ``float64`` both errors stay far below ``float32``'s
+# ``eps``. In ``float32`` the loop's error is several ``eps``. On a long tensor like
+# this, :func:`torch.sum` adds in parts, then sums the parts, so it rounds less.
 #
 # .. detail:: Why the loop loses digits
 #
@@ -436,12 +457,12 @@ for numbers in (numbers64, numbers32):
 #    apart. So each addition rounds, and the roundings add up.
 #
 # 2²⁴ + 1 rounds back to 2²⁴, so a loop adding ones to 2²⁴ never moves.
-# :func:`torch.sum` keeps all 100 ones.
+# On ``ones_after``, 2²⁴ and 100 ones, :func:`torch.sum` keeps all the ones.
 #
 # .. detail:: Other CPUs and thread counts
 #
-#    How :func:`torch.sum` splits the numbers can change with the CPU and the thread
-#    count, and its error with it. Its error stays far below the loop's.
+#    :func:`torch.sum`'s split of the numbers, and so its error, can change with the
+#    CPU and thread count. The error stays far below the loop's.
 #
 # .. detail:: When large numbers cancel
 #
@@ -470,6 +491,12 @@ torch.set_num_threads(threads)
 assert one_thread < loop32 / 3  # another thread count, still far below
 
 # %%
+# .. check:: each dtype has its own exact sum; one rounding errs at most ``eps`` / 2
+assert math.fsum(numbers32.tolist()) != math.fsum(numbers64.tolist())
+normal = numbers64[numbers64 >= torch.finfo(torch.float32).tiny]
+assert ((normal.float().double() - normal).abs() <= eps / 2 * normal).all()
+
+# %%
 # .. check:: on a short tensor, ``torch.sum`` loses the ones, like the loop
 assert torch.sum(torch.tensor([2.0**24, 1, 1, 1, 1])) == 2**24
 
@@ -492,7 +519,8 @@ assert torch.tensor([1e8, 1, -1e8]).sum() != torch.tensor([1e8, -1e8, 1]).sum()
 # %%
 # Summary
 # -------
-# - Convert with :meth:`~torch.Tensor.to`. Clamp before a small integer dtype.
+# - Convert with :meth:`~torch.Tensor.to`. Clamp before ``uint8``, ``int8`` or
+#   ``int16``.
 # - Integer addition and subtraction wrap around silently.
 # - Two kinds give the higher kind's dtype.
 # - In-place arithmetic keeps the tensor's dtype.
