@@ -146,6 +146,27 @@ def test_sections_are_found() -> None:
     assert sections(page) == ["intro\n# A\n", "\nx\n# B\n", "\ny\n"]
 
 
+def test_every_lesson_ends_with_exercises_or_links_them() -> None:
+    # The landing page says so: a short lesson has its exercises at its end,
+    # a long one links them on its section's exercises page. The strict
+    # build checks that each link's target exists.
+    from taught_names import ATLAS, kind_of
+
+    lessons = [
+        script
+        for script in SCRIPTS
+        if kind_of(script) == "core" and script.parent.name != ATLAS
+    ]
+    assert lessons
+    missing = [
+        script.name
+        for script in lessons
+        if "**Exercise 1.**" not in script.read_text()
+        and ":ref:`exercises-" not in script.read_text()
+    ]
+    assert not missing, f"lessons without exercises: {missing}"
+
+
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: str(p.relative_to(GALLERY)))
 def test_page_links_the_glossary_and_never_mentions_the_notes(script: Path) -> None:
     source = script.read_text()

@@ -397,3 +397,58 @@ assert any(code.count("extern_kernels.addmm(") == 3 for code in graph_codes)
 os.environ.pop("TORCHINDUCTOR_CACHE_DIR")  # the docs build runs other pages next
 cache_folder.cleanup()
 assert not Path(cache_folder.name).exists()
+
+# %%
+# .. _exercises-performance-05:
+#
+# Exercises
+# ---------
+# The solution hides behind a toggle; the check after it tests your answer.
+#
+# **Exercise 1.** A compiled function's first call takes ``first_call``
+# seconds. Each later call takes ``compiled`` seconds, and each eager call
+# ``eager`` seconds. Write ``calls_to_pay_off(first_call, eager, compiled)``.
+# It returns an ``int``: the fewest later calls after which compiling has
+# cost no more time in all than eager calls would have. When compiled calls
+# are not quicker, it returns ``None``. Python's :func:`math.ceil` rounds a
+# number up to a whole one.
+#
+# .. raw:: html
+#
+#    <details class="solution"><summary>Solution</summary>
+
+# %%
+import math
+
+
+def calls_to_pay_off(first_call, eager, compiled):
+    if compiled >= eager:
+        return None  # the compiled function never catches up
+    return max(0, math.ceil((first_call - eager) / (eager - compiled)))
+
+
+print(calls_to_pay_off(first_calls["full"], walls["eager"], walls["compiled"]))
+
+# %%
+# .. raw:: html
+#
+#    </details>
+
+# %%
+# The check uses numbers that floats hold exactly. It compares the time
+# spent after the answer's number of later calls, and after one fewer.
+cases = [(1.5, 0.5, 0.25), (12.0, 0.5, 0.375), (0.25, 0.5, 0.25)]
+cases += [(2.0, 0.25, 0.25), (2.0, 0.25, 0.5)]  # compiled calls not quicker
+for first_call, eager, compiled in cases:
+    n = calls_to_pay_off(first_call, eager, compiled)
+    if compiled >= eager:
+        assert n is None, "Exercise 1: calls that are not quicker never pay: None"
+        continue
+    assert isinstance(n, int), f"Exercise 1: {n!r} is not an int"
+    assert first_call + n * compiled <= (n + 1) * eager, (
+        f"Exercise 1: after {n} later calls, compiling still cost more"
+    )
+    assert n == 0 or first_call + (n - 1) * compiled > n * eager, (
+        f"Exercise 1: {n - 1} later calls were already enough"
+    )
+print("Exercise 1: right")
