@@ -47,20 +47,20 @@ print(environment_summary(torch.device("cpu")))
 # short, wraps the model and keeps the copies equal:
 #
 # 1. By default, when DDP is built, it copies process rank 0's parameters
-#    to all.
+#    to all, and its *buffers*: tensors a model keeps that are not parameters.
 # 2. By default, it averages the gradients over the processes during
 #    :meth:`~torch.Tensor.backward`.
 # 3. Every process then takes the same :term:`optimiser` step.
 
 # %%
-# .. check:: options can skip the copy and the averaging
+# .. check:: ``init_sync`` can skip the copy, and ``no_sync`` the averaging
 ddp_class = torch.nn.parallel.DistributedDataParallel
 ddp_options = inspect.signature(ddp_class.__init__).parameters
 if torch.__version__ >= (2, 5):  # ``init_sync=False`` skips the copy
     assert ddp_options["init_sync"].default is True
     assert "broadcast parameters and buffers" in " ".join(ddp_class.__doc__.split())
 else:
-    assert "init_sync" not in ddp_options  # PyTorch 2.4 always copies
+    assert "init_sync" not in ddp_options  # no such option in PyTorch 2.4
 no_sync = " ".join(ddp_class.no_sync.__doc__.split())
 assert "disable gradient synchronizations across DDP processes" in no_sync
 
@@ -123,6 +123,7 @@ with torch.random.fork_rng(devices=[]):
 # The site's helper ``draw_tensors`` draws the shares, one row per epoch.
 # Process rank 0's share starts with the repeated index. So ``repeated``,
 # the first column of its table, holds that index for each epoch.
+# The slice ``:1`` keeps it a column, shape ``(3, 1)``. So, by broadcasting,
 # ``table == repeated`` compares each row with its epoch's index.
 # ``.long()`` turns the result into 1s and 0s, and ``groups`` colours the 1s.
 tables = [torch.tensor([shares[epoch, rank] for epoch in range(3)]) for rank in (0, 1)]
@@ -132,7 +133,8 @@ draw_tensors(tables, ["process rank 0", "process rank 1"], groups=twice)
 plt.show()
 
 # %%
-# .. check:: the order is padded with its first index
+# .. check:: the order is padded with its first index; ``repeated`` is a column
+assert repeated.shape == (3, 1)
 orders = []  # each epoch's order: the two shares interleaved
 for epoch in range(3):
     pairs = zip(shares[epoch, 0], shares[epoch, 1], strict=True)
@@ -237,7 +239,7 @@ if torch.cuda.is_available():  # an NVIDIA GPU, or an AMD one under ROCm
 #
 # .. detail:: ``device_ids`` and ``device.index``
 #
-#    On the CPU, DDP's ``device_ids`` must be ``None``. On a GPU, it names
+#    On the CPU, DDP's documentation asks for ``device_ids=None``. On a GPU, it names
 #    the GPU that holds this process's copy: ``device.index``, its number
 #    from 0. The device's ``type`` is ``"cuda"`` on an NVIDIA GPU, and on an
 #    AMD one under ROCm.
@@ -311,11 +313,12 @@ assert torch.equal(first.parameters, second.parameters)
 # gradients. So DDP's averaged gradient is the gradient of the mean loss over
 # all six samples. One process that trains on both shares from process rank
 # 0's weights should match DDP. The cell checks that its loss equals the two
-# processes' mean loss, and its final parameters equal DDP's.
+# processes' mean loss, and its final parameters DDP's, up to rounding.
 # ``assert_close`` compares tensors, so ``torch.tensor`` wraps the mean.
 #
 # The site's ``toy_tensors`` returns the toy data as tensors.
 # :func:`~torch.nn.utils.parameters_to_vector` puts all parameters in one vector.
+# ``.detach()`` returns it without gradient tracking.
 X_train, y_train, _, _ = toy_tensors()
 torch.manual_seed(123)  # process rank 0's seed
 single = NeuralNetwork(2, 2)
@@ -397,7 +400,7 @@ assert gap > 1e-3
 #      weight. Shares with unequal totals then break the match.
 #    - ``cross_entropy`` leaves out targets equal to its ``ignore_index``,
 #      -100 by default. Each share then divides by its own count of the
-#      rest, with the same effect.
+#      rest.
 #    - Dropout draws its masks from each process's own generator.
 #    - :term:`Batch normalisation <batch normalisation>` is a layer of later
 #      pages. In training mode, it normalises with statistics of its batch:
@@ -406,8 +409,10 @@ assert gap > 1e-3
 #      training mode inside a process group, it refuses CPU tensors.
 #    - By default, batch normalisation also keeps *running statistics*,
 #      averages gathered in training. In evaluation mode it normalises with
-#      them. The match then needs equal running statistics in both runs.
-#      Under DDP they come from the shares, so they can differ.
+#      them. The match then needs equal running statistics. Under DDP they
+#      come from the shares, not the global batch. By default, each forward
+#      pass of a plain training loop first copies process rank 0's running
+#      statistics to all processes.
 
 # %%
 # .. check:: plain: equal; summed: half; class weights: equal totals match
@@ -465,6 +470,20 @@ from_all(X_train[uneven[0] + uneven[1]])
 from_share.eval()
 from_all.eval()
 assert (from_share(X_train) - from_all(X_train)).abs().max() > 1e-3
+
+# %%
+# .. check:: by default, each forward first copies rank 0's buffers
+ddp_class = torch.nn.parallel.DistributedDataParallel
+ddp_options = inspect.signature(ddp_class.__init__).parameters
+ddp_doc = " ".join(ddp_class.__doc__.split())
+assert "(broadcasting) buffers of the module at beginning of the ``forward``" in ddp_doc
+if "forward_sync_buffers" in ddp_options:  # PyTorch 2.13 and later
+    assert ddp_options["forward_sync_buffers"].default is None
+    assert "When ``None``, defaults to ``True``" in ddp_doc
+else:
+    assert ddp_options["broadcast_buffers"].default is True
+sync_source = " ".join(inspect.getsource(ddp_class._sync_buffers).split())
+assert "The process with rank 0 is considered the authoritative copy" in sync_source
 
 # %%
 # .. check:: ``SyncBatchNorm``: all shares; refuses CPU in training, in a group

@@ -4,7 +4,7 @@ Batch normalisation
 
 After this page you can say what :class:`torch.nn.BatchNorm1d` computes in
 training mode and in evaluation mode. You can follow its running estimates,
-and say why a batch of one sample fails in training mode. This in-depth page
+and say why a batch of shape ``(1, C)`` fails in training mode. This in-depth page
 goes further than
 :ref:`sphx_glr_auto_examples_training_plot_06_validation_and_overfitting.py`.
 A first reading can skip it.
@@ -58,17 +58,17 @@ print(environment_summary(torch.device("cpu")))
 #    A feature constant across the batch comes out as one value for all
 #    samples, 0 in exact arithmetic. With one thread, 37 samples of 10000.1
 #    come out more than 0.1 from 0. For each value ``x``, the layer computes
-#    ``x * a - mean * a``, with ``a = 1 / √(σ² + eps)``, at most ``1 / √eps``,
-#    about 316. Three float32 roundings move the result:
+#    ``x * a - mean * a``. Here ``a = 1 / √(σ² + eps)``. It is at most
+#    ``1 / √eps``, about 316. Three float32 roundings move the result:
 #
 #    1. The batch mean is rounded, and ``a`` multiplies its error.
 #    2. ``mean * a`` is rounded. For those samples it exceeds 2 million,
 #       where float32 values lie 0.25 apart.
-#    3. ``x * a`` is rounded too, unless the *CPU code path*, the compiled
-#       loop that runs, fuses the multiply and the subtraction.
+#    3. ``x * a`` is rounded too, unless the CPU code *fuses* the multiply
+#       and the subtraction into one rounding.
 #
-#    So for a given constant, the value depends on the batch size, the code
-#    path and the thread count. The threads split the mean's sum.
+#    So for a given constant, the value depends on the batch size, the CPU
+#    code and the thread count. The threads split the mean's sum.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -134,8 +134,10 @@ assert _large[0, 0] == _separate or _large[0, 0] == _fused  # per CPU code path
 # follows the same rule, with the batch's variance computed with ``N - 1``,
 # not ``N``.
 #
-# An optimiser's :term:`momentum` differs. By default, SGD with momentum 0.9
-# computes ``buf = 0.9 * buf + grad``. The new gradient keeps weight 1.
+# Here ``momentum`` is the weight of the new batch. An optimiser's
+# :term:`momentum` is the weight of the old value instead. By default, SGD
+# with momentum 0.9 computes ``buf = 0.9 * buf + grad``. The new gradient
+# keeps weight 1.
 #
 # .. detail:: Why ``N - 1``
 #
@@ -294,10 +296,12 @@ _out = torch.nn.functional.batch_norm(_one, *_stats, None, _shift)  # up to roun
 torch.testing.assert_close(_out, _shift.unsqueeze(0), atol=1e-4, rtol=0)
 
 # %%
-# .. check:: two values pass, and none; refusals count; eval without estimates refuses
+# .. check:: two values or one image pass, and none; refusals count; eval without estimates refuses
 assert norm.num_batches_tracked == 2  # the refused call above counted
-with torch.random.fork_rng(devices=[]):
+with torch.random.fork_rng(devices=[]):  # one sample, more than one value
     assert torch.nn.BatchNorm1d(3)(torch.randn(1, 3, 2)).shape == (1, 3, 2)
+    _image = torch.randn(1, 3, 4, 4)  # one image of 3 channels, 4 by 4
+    assert torch.nn.BatchNorm2d(3)(_image).shape == (1, 3, 4, 4)
 _empty = torch.nn.BatchNorm1d(3)
 assert _empty(torch.empty(0, 3)).shape == (0, 3)
 assert _empty.num_batches_tracked == 1  # counted, but the estimates stay
