@@ -22,6 +22,7 @@ empty and a full cache, and after how many calls compiling pays off.
 #
 #    Everything here runs with PyTorch 2.4 and newer on Linux, with a C++
 #    compiler. Newer Python versions and Windows need newer releases.
+import math
 import os
 import shutil
 import subprocess
@@ -294,9 +295,10 @@ if torch.__version__ < (2, 5) or torch.__version__ >= (2, 13):  # exp, or not
 # ``compiled`` for one later call's. The first call costs
 # ``first_call - eager`` more than an eager call. When the compiled function
 # is the quicker one, as here, each later call saves ``eager - compiled``.
-# So it is ahead after ``(first_call - eager) / (eager - compiled)`` later
-# calls, worked out here for both caches. Like the first calls, the later
-# ones are timed on the wall clock: ``clock=time.perf_counter``.
+# So it catches up after ``(first_call - eager) / (eager - compiled)`` later
+# calls, here for both caches. :func:`math.ceil` rounds that up to
+# a whole number. Like the first calls, the later ones are timed on the wall
+# clock: ``clock=time.perf_counter``.
 walls = quickest({"eager": gelu, "compiled": compiled_gelu}, x, clock=time.perf_counter)
 claim = "compiled is quicker in wall-clock time too"
 check_timing(claim, walls["eager"] / walls["compiled"], above=1, clock=wall)
@@ -307,7 +309,7 @@ break_even = {
     state: (first - walls["eager"]) / saving for state, first in first_calls.items()
 }
 for state, calls in break_even.items():
-    print(f"{state} cache: ahead after {calls:,.0f} later calls")
+    print(f"{state} cache: catches up after {math.ceil(calls):,} later calls")
 
 # %%
 # The figure plots the total time of eager and compiled calls against
@@ -403,24 +405,22 @@ assert not Path(cache_folder.name).exists()
 #
 # Exercises
 # ---------
-# The solution hides behind a toggle; the check after it tests your answer.
+# The solution hides behind a toggle; the check tests your answer.
 #
 # **Exercise 1.** A compiled function's first call takes ``first_call``
 # seconds. Each later call takes ``compiled`` seconds, and each eager call
-# ``eager`` seconds. Write ``calls_to_pay_off(first_call, eager, compiled)``.
-# It returns an ``int``: the fewest later calls after which compiling has
-# cost no more time in all than eager calls would have. When compiled calls
-# are not quicker, it returns ``None``. Python's :func:`math.ceil` rounds a
-# number up to a whole one.
+# ``eager`` seconds. After ``n`` later calls, the compiled function has taken
+# ``first_call + n * compiled`` seconds; the same ``n + 1`` calls, eager, take
+# ``(n + 1) * eager``. Write ``calls_to_pay_off(first_call, eager, compiled)``:
+# the smallest ``int`` ``n``, 0 or more, for which the first is no more than
+# the second. When compiled calls are not quicker, it returns ``None``.
 #
 # .. raw:: html
 #
 #    <details class="solution"><summary>Solution</summary>
 
+
 # %%
-import math
-
-
 def calls_to_pay_off(first_call, eager, compiled):
     if compiled >= eager:
         return None  # the compiled function never catches up
@@ -437,7 +437,7 @@ print(calls_to_pay_off(first_calls["full"], walls["eager"], walls["compiled"]))
 # %%
 # The check uses numbers that floats hold exactly. It compares the time
 # spent after the answer's number of later calls, and after one fewer.
-cases = [(1.5, 0.5, 0.25), (12.0, 0.5, 0.375), (0.25, 0.5, 0.25)]
+cases = [(1.5, 0.5, 0.25), (12.0, 0.5, 0.375), (0.25, 0.5, 0.25), (1.5625, 0.5, 0.25)]
 cases += [(2.0, 0.25, 0.25), (2.0, 0.25, 0.5)]  # compiled calls not quicker
 for first_call, eager, compiled in cases:
     n = calls_to_pay_off(first_call, eager, compiled)
@@ -445,6 +445,7 @@ for first_call, eager, compiled in cases:
         assert n is None, "Exercise 1: calls that are not quicker never pay: None"
         continue
     assert isinstance(n, int), f"Exercise 1: {n!r} is not an int"
+    assert n >= 0, "Exercise 1: a number of calls is 0 or more"
     assert first_call + n * compiled <= (n + 1) * eager, (
         f"Exercise 1: after {n} later calls, compiling still cost more"
     )

@@ -6,7 +6,8 @@ Make :term:`tensors <tensor>` from Python lists, from NumPy arrays and with
 PyTorch's own functions. Draw random numbers that repeat from run to run,
 and make a tensor directly on a GPU.
 
-**Before this page:** nothing but Python. This is the first page of the site.
+**Before this page:** nothing but Python, and, if you like,
+:doc:`/introduction`. This is the first lesson.
 """
 
 # %%
