@@ -60,20 +60,19 @@ plt.show()
 # 11 and 5, ``bfloat16`` 8 and 8. In the figure:
 #
 # - ``float32`` changes 300.3 too little to show in six digits.
-# - ``float16`` turns 300.3 into 300.25. From 2048 to 4096, its numbers lie 2 apart.
-#   2049 lies halfway between 2048 and 2050. Such a tie goes to the neighbour whose
-#   11th digit is 0: 2048.
+# - ``float16`` turns 300.3 into 300.25. From 2048 to 4096, numbers need 12 binary
+#   digits. ``float16`` keeps 11, so its numbers there lie 2 apart. 2049 is a tie
+#   between 2048 and 2050: it goes to 2048, whose 11th digit is 0.
 # - 70000 is too large to round down to 65504, ``float16``'s largest value: it
-#   becomes ``inf``, infinity.
+#   becomes ``inf``.
 # - ``bfloat16`` has ``float32``'s power bits, so nearly its range: 70000 survives,
 #   roughly. 300.3 becomes 300.
 # - ``int64`` drops the fraction: -2.5 becomes -2.
 # - ``bool`` keeps only "is it non-zero?".
 #
 # ``t[2]`` picks index 2, the third row. :meth:`~torch.Tensor.item` turns a
-# one-element tensor into a Python number. A binary float is exactly a decimal with
-# finitely many digits. 17 decimals show ``float32``'s 300.3 in full, but round
-# ``float64``'s.
+# one-element tensor into a Python number. Neither dtype holds 300.3 exactly. 17
+# decimals show ``float32``'s stored value in full, but round ``float64``'s.
 #
 # .. detail:: 24 digits in 23 bits
 #
@@ -198,8 +197,8 @@ print(torch.tensor(0.5).item() == 0.5)
 # %%
 # The shorthand methods :meth:`~torch.Tensor.double`, :meth:`~torch.Tensor.float`,
 # :meth:`~torch.Tensor.half` and :meth:`~torch.Tensor.long` give ``float64``,
-# ``float32``, ``float16`` and ``int64``. :meth:`~torch.Tensor.type`, given a dtype,
-# converts to it. Converting to another dtype makes a new tensor. Converting *up*, to
+# ``float32``, ``float16`` and ``int64``. Converting to another dtype makes a new
+# tensor. Converting *up*, to
 # a dtype that holds more, adds no precision: ``t2`` equals ``t``.
 #
 # A non-empty tensor of this page's dtypes prints its dtype, unless it is ``int64``,
@@ -212,7 +211,7 @@ print(torch.tensor(0.5).item() == 0.5)
 #    dtype. A ``complex64`` tensor, such as ``torch.tensor([1j])``, prints none.
 torch.manual_seed(0)
 t = torch.rand(2, 3)
-t2 = t.type(torch.float64)
+t2 = t.to(torch.float64)
 print(t, t2, sep="\n")
 
 # %%
@@ -246,15 +245,16 @@ for dtype in [*integers, *floats, torch.bool]:
 
 # %%
 # A float that fits an integer dtype loses its fraction there. NaN, "not a number",
-# is a float value. A float that does not fit, such as ``inf``, 1e20 or NaN:
+# is a float value. Some floats do not fit an integer dtype, such as ``inf``, 1e20
+# or NaN:
 #
-# 1. in a float tensor, converts without error to an undefined result;
-# 2. as a Python float, makes ``torch.tensor`` raise an error.
+# 1. in a float tensor, they convert without error, to undefined values;
+# 2. as Python floats, they make ``torch.tensor`` raise an error.
 #
 # So before converting to ``uint8``, ``int8`` or ``int16``,
 # :meth:`~torch.Tensor.clamp` values into its range.
 #
-# To round, call :meth:`~torch.Tensor.round`. It takes halves to the even neighbour.
+# :meth:`~torch.Tensor.round` rounds, taking halves to the even neighbour.
 #
 # .. detail:: NaN, and clamping for ``int32``
 #
@@ -293,9 +293,8 @@ assert bad[2:].clamp(-top - 1, top).item() == 2**31 > top  # still out of range
 # --------------------
 # ``+`` and ``-`` on tensors work element by element. Integer addition or subtraction
 # that leaves the dtype's range *wraps around* silently. Past one end,
-# counting restarts at the other, like a car's odometer. An ``int8`` tensor plus 1
-# stays ``int8``: see type promotion below. Image pixels are often ``uint8``:
-# two bright pixels can add up to a dark one.
+# counting restarts at the other, like a car's odometer. Image pixels are often
+# ``uint8``: two bright pixels can add up to a dark one.
 # :meth:`~torch.Tensor.sum` of an integer tensor is safer: it adds in ``int64``.
 print("int8  127 + 1 =", (torch.tensor([127], dtype=torch.int8) + 1).item())
 print("uint8   0 - 1 =", (torch.tensor([0], dtype=torch.uint8) - 1).item())
@@ -425,8 +424,9 @@ for step in (
 # Below, 100,000 random numbers are summed in ``float64`` and ``float32``, two ways:
 #
 # 1. :func:`torch.sum` adds them in one call.
-# 2. A Python loop adds ``numbers[i]``, a tensor, to ``total`` one at a time. Each
-#    addition rounds to the dtype.
+# 2. A Python loop adds ``numbers[i]``, a tensor, to ``total`` one at a time.
+#    ``total`` becomes a tensor at the first addition, so each addition rounds to
+#    the dtype.
 #
 # :func:`math.fsum` gives the exact sum of each dtype's own values, so the errors
 # measure the summing only. The *relative error* is the distance from it, divided by
@@ -457,7 +457,8 @@ for numbers in (numbers64, numbers32):
 #    apart. So each addition rounds, and the roundings add up.
 #
 # 2²⁴ + 1 rounds back to 2²⁴, so a loop adding ones to 2²⁴ never moves.
-# On ``ones_after``, 2²⁴ and 100 ones, :func:`torch.sum` keeps all the ones.
+# On ``ones_after``, 2²⁴ then 100 ones, :func:`torch.sum` keeps all the ones. A
+# short tensor loses them, as the loop does.
 #
 # .. detail:: Other CPUs and thread counts
 #

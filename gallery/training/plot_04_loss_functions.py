@@ -191,11 +191,12 @@ assert len(_one) == 1
 # these logits and, as targets, one class index per example. The indices have shape
 # ``(N,)``, dtype int64 and values from 0 to ``C - 1``. :func:`torch.tensor` and a
 # :class:`~torch.utils.data.DataLoader` make int64 from Python integers.
+#
 # The targets may instead be class probabilities: floats of the logits' shape.
-# Each row holds one probability per class, adding to 1. An example's loss is then
-# minus the sum, over the classes, of each probability times the log of the
-# model's :term:`softmax` probability. A row with 1 at one class and 0 elsewhere
-# gives the same loss as that class's index.
+# Each row holds one probability per class, adding to 1. Take each class's target
+# probability times the log of the model's :term:`softmax` probability. An
+# example's loss is minus the sum of these. A row with 1 at one class and 0
+# elsewhere gives the same loss as that class's index.
 #
 # .. detail:: What cross-entropy computes
 #
@@ -302,8 +303,8 @@ assert not torch.isclose(_by_index, _by_row)
 #    :func:`~torch.nn.functional.one_hot` returns them;
 # 5. classes numbered from 1 to ``C`` instead of from 0.
 #
-# Each raises an error, but the last only in a batch that holds class ``C``: its
-# label ``C`` is past the last index, ``C - 1``. Any other batch gets a wrong
+# Each raises an error, the last only in a batch that holds class ``C``. Label ``C``
+# is past the last index, ``C - 1``. Any other batch gets a wrong
 # loss, silently. The last raises an ``IndexError``, the others a
 # ``RuntimeError``. The column's message is about its shape, not its dtype. The
 # methods ``.float()``, ``.int()`` and ``.long()`` convert a tensor to float32,
