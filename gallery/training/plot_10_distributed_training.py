@@ -409,10 +409,9 @@ assert gap > 1e-3
 #      training mode inside a process group, it refuses CPU tensors.
 #    - By default, batch normalisation also keeps *running statistics*,
 #      averages gathered in training. In evaluation mode it normalises with
-#      them. The match then needs equal running statistics. Under DDP they
-#      come from the shares, not the global batch. By default, each forward
-#      pass of a plain training loop first copies process rank 0's running
-#      statistics to all processes.
+#      them. So the evaluation outputs match one process only if the running
+#      statistics do. Under DDP they are gathered from shares, not the global
+#      batch: by default, each training step copies process rank 0's to all.
 
 # %%
 # .. check:: plain: equal; summed: half; class weights: equal totals match

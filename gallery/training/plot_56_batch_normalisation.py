@@ -53,11 +53,12 @@ print(environment_summary(torch.device("cpu")))
 # ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and the
 # parameters require gradients, so ``.detach()`` drops that before printing.
 #
-# .. detail:: Features that barely vary
+# .. detail:: Features that do not vary
 #
 #    A feature constant across the batch comes out as one value for all
-#    samples, 0 in exact arithmetic. With one thread, 37 samples of 10000.1
-#    come out more than 0.1 from 0. For each value ``x``, the layer computes
+#    samples, 0 in exact arithmetic. Rounding moves it. For example, with one
+#    thread, 37 samples of 10000.1 come out more than 0.1 from 0. For each
+#    value ``x``, the layer computes
 #    ``x * a - mean * a``. Here ``a = 1 / √(σ² + eps)``. It is at most
 #    ``1 / √eps``, about 316. Three float32 roundings move the result:
 #
@@ -68,7 +69,8 @@ print(environment_summary(torch.device("cpu")))
 #       and the subtraction into one rounding.
 #
 #    So for a given constant, the value depends on the batch size, the CPU
-#    code and the thread count. The threads split the mean's sum.
+#    code and the thread count. The threads split the sum behind the mean, and
+#    each split rounds differently.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
