@@ -147,9 +147,9 @@ def test_sections_are_found() -> None:
 
 
 def test_every_lesson_ends_with_exercises_or_links_them() -> None:
-    # The landing page says so: a short lesson has its exercises at its end,
-    # a long one links them on its section's exercises page. The strict
-    # build checks that each link's target exists.
+    # The landing page says so: some lessons have them at their end, the
+    # others link to their section's exercises page. The strict build checks
+    # that each link's target exists.
     from taught_names import ATLAS, kind_of
 
     lessons = [
