@@ -14,8 +14,7 @@ A first reading can skip it.
 """
 
 # %%
-# The layers here are tiny, so the page runs on the CPU that the line below
-# names.
+# The layers here are tiny, so the page runs on the CPU.
 import matplotlib.pyplot as plt
 import torch
 
@@ -47,8 +46,8 @@ print(environment_summary(torch.device("cpu")))
 # Here the scale is 1 and the shift 0. So each output feature has mean 0.
 # Its variance, computed the same way, is ``σ² / (σ² + eps)``, almost 1.
 # Below, ``randn``'s draws times ``[1.0, 2.0, 5.0]``, plus 10, form a batch
-# of 8 samples. The product scales each column by its own factor. So the
-# three features are drawn with standard deviations 1, 2 and 5 around 10.
+# of 8 samples. So the three features are drawn with standard deviations 1,
+# 2 and 5 around 10.
 # Seeding first gives the same draws on every run.
 # ``BatchNorm1d(3)`` expects ``C = 3`` features. The output and the
 # parameters require gradients, so ``.detach()`` drops that before printing.
@@ -56,11 +55,11 @@ print(environment_summary(torch.device("cpu")))
 # .. detail:: Features that do not vary
 #
 #    A feature constant across the batch comes out as one value for all
-#    samples, 0 in exact arithmetic. Rounding moves it. For example, with one
-#    thread, 37 samples of 10000.1 come out more than 0.1 from 0. For each
-#    value ``x``, the layer computes
-#    ``x * a - mean * a``. Here ``a = 1 / √(σ² + eps)``. It is at most
-#    ``1 / √eps``, about 316. Three float32 roundings move the result:
+#    samples, 0 in exact arithmetic, but rounding moves it. With one thread,
+#    37 samples of 10000.1 come out more than 0.1 from 0. For each value
+#    ``x``, the layer computes ``x * a - mean * a``. Here
+#    ``a = 1 / √(σ² + eps)``. It is at most ``1 / √eps``, about 316. Three
+#    float32 roundings move it:
 #
 #    1. The batch mean is rounded, and ``a`` multiplies its error.
 #    2. ``mean * a`` is rounded. For those samples it exceeds 2 million,
@@ -69,8 +68,8 @@ print(environment_summary(torch.device("cpu")))
 #       and the subtraction into one rounding.
 #
 #    So for a given constant, the value depends on the batch size, the CPU
-#    code and the thread count. The threads split the sum behind the mean, and
-#    each split rounds differently.
+#    code and the thread count: each split of the mean's sum over threads
+#    rounds differently.
 torch.manual_seed(0)
 norm = torch.nn.BatchNorm1d(3)
 batch = torch.randn(8, 3) * torch.tensor([1.0, 2.0, 5.0]) + 10
@@ -138,8 +137,7 @@ assert _large[0, 0] == _separate or _large[0, 0] == _fused  # per CPU code path
 #
 # Here ``momentum`` is the weight of the new batch. An optimiser's
 # :term:`momentum` is the weight of the old value instead. By default, SGD
-# with momentum 0.9 computes ``buf = 0.9 * buf + grad``. The new gradient
-# keeps weight 1.
+# with momentum 0.9 computes ``buf = 0.9 * buf + grad``.
 #
 # .. detail:: Why ``N - 1``
 #
